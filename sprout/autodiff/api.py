@@ -1,0 +1,213 @@
+"""grad, value_and_grad, vjp and GradOperation with MindSpore's argument and return conventions."""
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from ..core import dispatch
+from ..core.tensor import Parameter, Tensor
+from .tape import Tape
+
+
+def _flatten_tensors(value: Any, out: list) -> list:
+    if isinstance(value, Tensor):
+        out.append(value)
+    elif isinstance(value, (tuple, list)):
+        for v in value:
+            _flatten_tensors(v, out)
+    elif isinstance(value, dict):
+        for v in value.values():
+            _flatten_tensors(v, out)
+    return out
+
+
+def _alias(t: Any) -> Any:
+    """A distinct object sharing ``t``'s value, so the same tensor passed twice gets two gradients."""
+    if isinstance(t, Tensor) and not isinstance(t, Parameter):
+        if dispatch._slow:  # an outer tape or graph must see the alias as derived from t
+            from ..ops import functional as F
+
+            return F.identity(t)
+        new = Tensor.__new__(Tensor)
+        new._data = t._data
+        return new
+    return t
+
+
+def _weights_list(weights) -> tuple[list, bool]:
+    """(list of Parameters, whether the caller passed a single Parameter)."""
+    if weights is None:
+        return [], False
+    if isinstance(weights, Parameter):
+        return [weights], True
+    if isinstance(weights, dict):
+        weights = list(weights.values())
+    if hasattr(weights, "trainable_params") and not isinstance(weights, (list, tuple)):
+        weights = weights.trainable_params()
+    ws = list(weights)
+    for w in ws:
+        if not isinstance(w, Tensor):
+            raise TypeError(f"grad: weights must be Parameters, got {type(w).__name__}")
+    return ws, False
+
+
+class GradResult:
+    """Forward outputs plus the tape that recorded them: call ``grads`` to differentiate."""
+
+    def __init__(self, tape: Tape, outputs: Any, inputs: list, weights: list):
+        self.tape, self.outputs, self.inputs, self.weights = tape, outputs, inputs, weights
+
+    def grads(self, sens: Any = None, outputs: Any = None) -> tuple[list, list]:
+        from ..ops import functional as F
+
+        targets = self.outputs if outputs is None else outputs
+        outs = _flatten_tensors(targets, [])
+        if sens is None:
+            senses = [F.ones_like(o) for o in outs]
+        else:
+            senses = _flatten_tensors(sens, [])
+            if len(senses) != len(outs):
+                raise ValueError(f"grad: sens has {len(senses)} tensors but the function returned {len(outs)}")
+        table = self.tape.backward(outs, senses)
+
+        def pick(t):
+            g = table.get(id(t))
+            if g is None:
+                return F.zeros_like(t)
+            return g
+
+        return [pick(t) if isinstance(t, Tensor) else None for t in self.inputs], [pick(w) for w in self.weights]
+
+
+def forward_with_tape(fn: Callable, args: Sequence, watch: Sequence[int] | None, weights: list) -> GradResult:
+    """Run ``fn(*args)`` recording on a new tape that watches args at ``watch`` (all if None) and weights."""
+    tape = Tape()
+    args = [_alias(a) for a in args]
+    positions = range(len(args)) if watch is None else watch
+    for i in positions:
+        if isinstance(args[i], Tensor):
+            tape.watch(args[i])
+    for w in weights:
+        tape.watch(w)
+    dispatch.push_tape(tape)
+    try:
+        out = fn(*args)
+    finally:
+        dispatch.pop_tape(tape)
+    return GradResult(tape, out, list(args), weights)
+
+
+def _check_positions(grad_position, n_args: int) -> tuple[tuple, bool]:
+    if isinstance(grad_position, int):
+        positions, single = (grad_position,), True
+    elif isinstance(grad_position, (tuple, list)):
+        positions, single = tuple(grad_position), False
+    else:
+        raise TypeError(f"grad: grad_position must be an int or a tuple of ints, got {grad_position!r}")
+    for p in positions:
+        if not isinstance(p, int) or not -n_args <= p < n_args:
+            raise ValueError(f"grad: grad_position {p} is out of range for a function called with {n_args} inputs")
+    return tuple(p % n_args for p in positions), single
+
+
+def _grad_impl(fn, grad_position, weights, has_aux, with_value: bool):
+    if grad_position is None and weights is None:
+        raise ValueError("grad: grad_position and weights cannot both be None")
+    ws, single_weight = _weights_list(weights)
+
+    def wrapped(*args):
+        positions, single = ((), False) if grad_position is None else _check_positions(grad_position, len(args))
+        res = forward_with_tape(fn, args, positions, ws)
+        out = res.outputs
+        if has_aux:
+            if not isinstance(out, (tuple, list)) or len(out) < 2:
+                raise TypeError("grad: has_aux=True needs the function to return a tuple (output, aux...)")
+            target = out[0]
+        else:
+            target = out
+        in_grads, w_grads = res.grads(outputs=target)
+        pos = tuple(in_grads[p] for p in positions)
+        pos_part = pos[0] if single else pos
+        w_part = w_grads[0] if single_weight else tuple(w_grads)
+        if grad_position is None:
+            g = w_part
+        elif weights is None:
+            g = pos_part
+        else:
+            g = (pos_part, w_part)
+        if with_value:
+            return out, g
+        if has_aux:
+            return g, tuple(out[1:])
+        return g
+
+    return wrapped
+
+
+def grad(fn: Callable, grad_position=0, weights=None, has_aux: bool = False, return_ids: bool = False):
+    """MindSpore's ``ops.grad``: the gradient of ``fn`` w.r.t. inputs at grad_position and/or weights."""
+    if return_ids:
+        raise NotImplementedError("grad: return_ids=True is not supported by sprout")
+    return _grad_impl(fn, grad_position, weights, has_aux, with_value=False)
+
+
+def value_and_grad(fn: Callable, grad_position=0, weights=None, has_aux: bool = False, return_ids: bool = False):
+    """MindSpore's ``ops.value_and_grad``: returns ``(outputs, gradients)``."""
+    if return_ids:
+        raise NotImplementedError("value_and_grad: return_ids=True is not supported by sprout")
+    return _grad_impl(fn, grad_position, weights, has_aux, with_value=True)
+
+
+def vjp(fn: Callable, *inputs, weights=None, has_aux: bool = False):
+    """MindSpore's ``ops.vjp``: returns ``(outputs, vjp_fn)`` (and aux when has_aux)."""
+    ws, _ = _weights_list(weights)
+    res = forward_with_tape(fn, inputs, None, ws)
+    out = res.outputs
+    target = out[0] if has_aux else out
+
+    def vjp_fn(*cotangent):
+        sens = cotangent[0] if len(cotangent) == 1 else cotangent
+        in_grads, w_grads = res.grads(sens=sens, outputs=target)
+        g = tuple(in_grads)
+        g = g[0] if len(g) == 1 else g
+        return (g, tuple(w_grads)) if weights is not None else g
+
+    if has_aux:
+        return target, vjp_fn, tuple(out[1:])
+    return out, vjp_fn
+
+
+class GradOperation:
+    """``ops.GradOperation(get_all=False, get_by_list=False, sens_param=False)``: a higher-order
+    function; ``GradOperation()(net)(*inputs)`` or ``GradOperation(get_by_list=True)(net, weights)(*inputs)``."""
+
+    def __init__(self, get_all: bool = False, get_by_list: bool = False, sens_param: bool = False):
+        for name, v in (("get_all", get_all), ("get_by_list", get_by_list), ("sens_param", sens_param)):
+            if not isinstance(v, bool):
+                raise TypeError(f"GradOperation: {name} must be a bool, got {v!r}")
+        self.get_all, self.get_by_list, self.sens_param = get_all, get_by_list, sens_param
+
+    def __call__(self, fn: Callable, weights=None):
+        if self.get_by_list and weights is None:
+            raise TypeError("GradOperation(get_by_list=True) needs weights: grad_op(net, weights)")
+        ws, _ = _weights_list(weights) if self.get_by_list else ([], False)
+
+        def wrapped(*args):
+            sens = None
+            if self.sens_param:
+                if not args:
+                    raise TypeError("GradOperation(sens_param=True): the last input must be the sens value")
+                args, sens = args[:-1], args[-1]
+            res = forward_with_tape(fn, args, None, ws)
+            in_grads, w_grads = res.grads(sens=sens)
+            in_part = tuple(g for g in in_grads if g is not None)
+            if self.get_all and self.get_by_list:
+                return in_part, tuple(w_grads)
+            if self.get_by_list:
+                return tuple(w_grads)
+            if self.get_all:
+                return in_part
+            if not in_part:
+                raise TypeError("GradOperation: the function has no tensor input to differentiate")
+            return in_part[0]
+
+        return wrapped

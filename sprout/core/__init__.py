@@ -1,0 +1,1 @@
+"""Core: types, the op record and registry, dispatch, Tensor."""

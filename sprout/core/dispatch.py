@@ -1,0 +1,142 @@
+"""The one dispatch entry every op call goes through: run NumPy now, record on a tape, or
+append a node to a graph under construction. Nothing else in sprout branches on mode."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .op import Op, OpError
+from .types import type_of
+
+# Active gradient tapes, outermost first, and graph builders, innermost last.
+# ``_slow`` is true when either is non-empty: the eager fast path checks one global.
+_tapes: list = []
+_builders: list = []
+_slow = False
+
+
+def _refresh() -> None:
+    global _slow
+    _slow = bool(_tapes or _builders)
+
+
+def push_tape(tape) -> None:
+    _tapes.append(tape)
+    _refresh()
+
+
+def pop_tape(tape) -> None:
+    _tapes.remove(tape)
+    _refresh()
+
+
+def push_builder(builder) -> None:
+    _builders.append(builder)
+    _refresh()
+
+
+def pop_builder(builder) -> None:
+    assert _builders and _builders[-1] is builder, "graph builders must nest"
+    _builders.pop()
+    _refresh()
+
+
+def current_builder():
+    return _builders[-1] if _builders else None
+
+
+def active_tapes() -> tuple:
+    return tuple(_tapes)
+
+
+class suspend_tapes:
+    """Run a block with the given tapes inactive (a tape does not record its own backward)."""
+
+    def __init__(self, tapes):
+        self.tapes = [t for t in tapes if t in _tapes]
+
+    def __enter__(self):
+        for t in self.tapes:
+            _tapes.remove(t)
+        _refresh()
+
+    def __exit__(self, *exc):
+        _tapes.extend(self.tapes)
+        _refresh()
+
+
+class no_builder:
+    """Run a block eagerly even while a graph is being built (compile-time evaluation)."""
+
+    def __enter__(self):
+        self.saved = list(_builders)
+        _builders.clear()
+        _refresh()
+
+    def __exit__(self, *exc):
+        _builders.extend(self.saved)
+        _refresh()
+
+
+def bind(op: Op, args: tuple, attrs: dict) -> Any:
+    """Apply ``op`` to ``args`` (Tensors or Python scalars) with keyword ``attrs``."""
+    if _slow:
+        return _bind_slow(op, args, attrs)
+    return run_eager(op, args, attrs)
+
+
+def run_eager(op: Op, args: tuple, attrs: dict) -> Any:
+    arrays = [a._data if isinstance(a, Tensor) else a for a in args]
+    try:
+        out = op.impl(*arrays, **attrs)
+    except OpError:
+        raise
+    except Exception as exc:  # turn NumPy's complaint into one that names the op
+        raise explain_failure(op, args, attrs, exc) from None
+    if op.n_out == 1:
+        return _wrap(out)
+    return tuple(_wrap(o) for o in out)
+
+
+def _bind_slow(op: Op, args: tuple, attrs: dict) -> Any:
+    if _builders:
+        out = _builders[-1].emit(op, args, attrs)
+    else:
+        out = run_eager(op, args, attrs)
+    for tape in _tapes:
+        tape.record(op, args, attrs, out)
+    return out
+
+
+def _wrap(value) -> "Tensor":
+    if not isinstance(value, np.ndarray):
+        value = np.asarray(value)
+    t = Tensor.__new__(Tensor)
+    t._data = value
+    return t
+
+
+def describe_args(args: tuple) -> str:
+    parts = []
+    for a in args:
+        t = type_of(a)
+        parts.append(str(t) if hasattr(t, "shape") else repr(a))
+    return ", ".join(parts)
+
+
+def explain_failure(op: Op, args: tuple, attrs: dict, exc: Exception) -> Exception:
+    """Re-run the op's shape/dtype rule to name what was wrong; fall back to the NumPy message."""
+    try:
+        op.infer(*[type_of(a) for a in args], **attrs)
+    except (OpError, TypeError, ValueError, IndexError) as bad:
+        bad_type = type(bad) if not isinstance(bad, OpError) else OpError
+        return bad_type(str(bad))
+    except Exception:  # noqa: BLE001 - infer itself choked; report the kernel's message below
+        pass
+    kind = IndexError if isinstance(exc, IndexError) else OpError
+    attr_text = f" with {attrs}" if attrs else ""
+    return kind(f"{op.name}: invalid inputs ({describe_args(args)}){attr_text}: {exc}")
+
+
+from .tensor import Tensor  # noqa: E402  (Tensor's methods call bind; imported last to break the cycle)

@@ -1,0 +1,270 @@
+"""Tensor and Parameter: thin holders of a NumPy array; every operator goes through dispatch."""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtype as mstype
+from . import printing
+
+
+def _to_array(data, dtype: mstype.Type | None) -> np.ndarray:
+    if isinstance(data, Tensor):
+        arr = data.asnumpy()
+    elif isinstance(data, np.ndarray):
+        arr = data
+    elif isinstance(data, (bool, int, float)) and not isinstance(data, np.generic):
+        arr = np.asarray(data, dtype=mstype.scalar_dtype(data).np)
+    elif isinstance(data, np.generic):
+        arr = np.asarray(data)
+    elif isinstance(data, (list, tuple)):
+        arr = _from_sequence(data)
+    else:
+        raise TypeError(f"Tensor: cannot build a tensor from {type(data).__name__}; "
+                        "pass a NumPy array, a list/tuple, a Python scalar or a Tensor")
+    if dtype is not None:
+        arr = arr.astype(dtype.np, copy=False)
+    elif arr.dtype not in mstype._FROM_NP:
+        raise TypeError(f"Tensor: unsupported element type {arr.dtype}")
+    return arr
+
+
+def _from_sequence(data) -> np.ndarray:
+    flat_items = []
+
+    def walk(x):
+        if isinstance(x, (list, tuple)):
+            for item in x:
+                walk(item)
+        else:
+            flat_items.append(x)
+
+    walk(data)
+    items = [x.asnumpy() if isinstance(x, Tensor) else x for x in data] if any(
+        isinstance(x, Tensor) for x in flat_items) else data
+    arr = np.asarray(items)
+    if arr.dtype == np.float64 and not any(isinstance(x, (np.floating, np.ndarray)) for x in flat_items):
+        arr = arr.astype(np.float32)  # Python floats make a float32 tensor, as in MindSpore
+    if arr.dtype.kind == "U" or arr.dtype == object:
+        raise TypeError(f"Tensor: cannot build a tensor from a ragged or non-numeric sequence {data!r:.80}")
+    return arr
+
+
+class Tensor:
+    """MindSpore's Tensor: ``Tensor(input_data, dtype=None)``. Arithmetic, comparison and
+    method calls are installed by ``sprout.ops.tensor_methods`` and all dispatch through one entry."""
+
+    __slots__ = ("_data", "__weakref__")
+    __array_priority__ = 100  # so ndarray OP Tensor defers to Tensor's reflected operator
+
+    def __init__(self, input_data=None, dtype=None, shape=None, init=None, const_arg=False, internal=False):
+        dt = mstype.to_dtype(dtype) if dtype is not None else None
+        if input_data is None:
+            if shape is None:
+                raise TypeError("Tensor: give input_data, or shape and dtype (with init)")
+            shape = (shape,) if isinstance(shape, int) else tuple(shape)
+            if init is not None and hasattr(init, "init_data"):
+                self._data = init.init_data(shape, dt or mstype.float32)
+                return
+            self._data = np.zeros(shape, (dt or mstype.float32).np)
+            return
+        self._data = _to_array(input_data, dt)
+
+    # ---- metadata -------------------------------------------------------------------------
+    @property
+    def shape(self) -> tuple:
+        return self._data.shape
+
+    @property
+    def dtype(self) -> mstype.Type:
+        return mstype._FROM_NP[self._data.dtype]
+
+    @property
+    def ndim(self) -> int:
+        return self._data.ndim
+
+    @property
+    def size(self) -> int:
+        return self._data.size
+
+    @property
+    def itemsize(self) -> int:
+        return self._data.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return self._data.nbytes
+
+    @property
+    def strides(self) -> tuple:
+        return self._data.strides
+
+    def dim(self) -> int:
+        return self._data.ndim
+
+    def numel(self) -> int:
+        return self._data.size
+
+    nelement = numel
+
+    # ---- host access ------------------------------------------------------------------------
+    def asnumpy(self) -> np.ndarray:
+        return self._data
+
+    def numpy(self) -> np.ndarray:
+        return self._data
+
+    def __array__(self, dtype=None, copy=None):
+        return self._data if dtype is None else self._data.astype(dtype)
+
+    def item(self, index=None):
+        if index is None:
+            if self._data.size != 1:
+                raise ValueError(f"Tensor.item: only a tensor with one element converts to a Python scalar, "
+                                 f"this one has shape {list(self.shape)}")
+            return self._data.item()
+        return self._data.item(index)
+
+    def tolist(self):
+        return self._data.tolist()
+
+    def __len__(self) -> int:
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __bool__(self) -> bool:
+        if self._data.size != 1:
+            raise ValueError(f"The truth value of a Tensor with shape {list(self.shape)} is ambiguous; "
+                             "use .any() or .all()")
+        return bool(self._data)
+
+    def __int__(self) -> int:
+        return int(self.item())
+
+    def __float__(self) -> float:
+        return float(self.item())
+
+    def __index__(self) -> int:
+        if self.dtype.is_int and self._data.size == 1:
+            return int(self._data)
+        raise TypeError(f"only an integer tensor with one element can be used as an index, got {self.dtype}")
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        for i in range(self._data.shape[0]):
+            yield self[i]
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __repr__(self) -> str:
+        return printing.tensor_repr(self.shape, self.dtype.name, self._data)
+
+    def __str__(self) -> str:
+        return printing.tensor_str(self._data)
+
+    def __format__(self, spec: str) -> str:
+        if spec and self._data.size == 1:
+            return format(self._data.item(), spec)
+        return str(self)
+
+    def __reduce__(self):
+        return (Tensor, (self._data,))
+
+    def __copy__(self):
+        return Tensor(self._data.copy())
+
+    def __deepcopy__(self, memo):
+        return self.__copy__()
+
+    def init_data(self):
+        return self
+
+    def set_dtype(self, dtype):
+        self._data = self._data.astype(mstype.to_dtype(dtype).np)
+        return self
+
+    def assign_value(self, value) -> "Tensor":
+        self._data = _to_array(value, None).astype(self._data.dtype, copy=True)
+        return self
+
+    @property
+    def T(self):
+        return self.transpose()
+
+    def is_contiguous(self) -> bool:
+        return bool(self._data.flags.c_contiguous)
+
+    def has_init(self) -> bool:
+        return False
+
+
+class Parameter(Tensor):
+    """A trainable Tensor with a name; updated in place by optimizers and ``ops.assign``."""
+
+    __slots__ = ("name", "requires_grad", "layerwise_parallel", "parallel_optimizer", "_cell_attr")
+
+    def __init__(self, default_input, name=None, requires_grad=True, layerwise_parallel=False,
+                 parallel_optimizer=True):
+        if isinstance(default_input, Tensor):
+            data = np.array(default_input.asnumpy(), copy=True)
+        elif isinstance(default_input, np.ndarray):
+            data = np.array(default_input, copy=True)
+        else:
+            data = _to_array(default_input, None)
+        if not data.flags.writeable:
+            data = data.copy()
+        self._data = data
+        self.name = name
+        self.requires_grad = requires_grad
+        self.layerwise_parallel = layerwise_parallel
+        self.parallel_optimizer = parallel_optimizer
+        self._cell_attr = None
+
+    def set_data(self, data, slice_shape=False) -> "Parameter":
+        arr = data.asnumpy() if isinstance(data, Tensor) else np.asarray(data)
+        if arr.shape != self._data.shape and not slice_shape:
+            raise ValueError(f"Parameter {self.name}: set_data with shape {list(arr.shape)} does not match "
+                             f"the parameter's shape {list(self._data.shape)}")
+        self._data = np.array(arr, dtype=arr.dtype, copy=True)
+        return self
+
+    def clone(self, init="same") -> "Parameter":
+        return Parameter(self._data.copy(), name=self.name, requires_grad=self.requires_grad)
+
+    @property
+    def data(self) -> "Parameter":
+        return self
+
+    def __repr__(self) -> str:
+        return f"Parameter (name={self.name}, shape={tuple(self.shape)}, dtype={self.dtype}, " \
+               f"requires_grad={self.requires_grad})"
+
+    def __reduce__(self):
+        return (Parameter, (self._data, self.name, self.requires_grad))
+
+    def __copy__(self):
+        return self.clone()
+
+    def __deepcopy__(self, memo):
+        return self.clone()
+
+
+class ParameterTuple(tuple):
+    """A tuple of Parameters (MindSpore's container for ``weights``)."""
+
+    def __new__(cls, iterable=()):
+        items = tuple(iterable)
+        for p in items:
+            if not isinstance(p, Parameter):
+                raise TypeError(f"ParameterTuple: every element must be a Parameter, got {type(p).__name__}")
+        return super().__new__(cls, items)
+
+    def clone(self, prefix: str, init="same") -> "ParameterTuple":
+        out = []
+        for p in self:
+            q = p.clone()
+            q.name = f"{prefix}.{p.name}"
+            out.append(q)
+        return ParameterTuple(out)

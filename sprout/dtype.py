@@ -1,0 +1,135 @@
+"""MindSpore dtype objects (ms.float32 ...), NumPy mapping and type promotion."""
+from __future__ import annotations
+
+import numpy as np
+
+
+class Type:
+    """A tensor element type; prints the way MindSpore prints it (``Float32``)."""
+
+    __slots__ = ("name", "np", "category", "bits")
+
+    def __init__(self, name: str, np_dtype, category: int, bits: int):
+        self.name = name
+        self.np = np.dtype(np_dtype)
+        self.category = category  # 0 bool, 1 unsigned int, 2 signed int, 3 float
+        self.bits = bits
+
+    def __repr__(self) -> str:
+        return self.name
+
+    __str__ = __repr__
+
+    def __reduce__(self):
+        return (_by_name, (self.name,))
+
+    @property
+    def is_float(self) -> bool:
+        return self.category == 3
+
+    @property
+    def is_int(self) -> bool:
+        return self.category in (1, 2)
+
+
+bool_ = Type("Bool", np.bool_, 0, 8)
+uint8 = Type("UInt8", np.uint8, 1, 8)
+uint16 = Type("UInt16", np.uint16, 1, 16)
+uint32 = Type("UInt32", np.uint32, 1, 32)
+uint64 = Type("UInt64", np.uint64, 1, 64)
+int8 = Type("Int8", np.int8, 2, 8)
+int16 = Type("Int16", np.int16, 2, 16)
+int32 = Type("Int32", np.int32, 2, 32)
+int64 = Type("Int64", np.int64, 2, 64)
+float16 = Type("Float16", np.float16, 3, 16)
+float32 = Type("Float32", np.float32, 3, 32)
+float64 = Type("Float64", np.float64, 3, 64)
+
+# MindSpore aliases
+half, single, double = float16, float32, float64
+int_, uint = int32, uint32
+float_ = float32
+
+_ALL = (bool_, uint8, uint16, uint32, uint64, int8, int16, int32, int64, float16, float32, float64)
+_FROM_NP = {t.np: t for t in _ALL}
+_NAMES = {t.name: t for t in _ALL}
+number_type = tuple(t for t in _ALL if t is not bool_)
+float_type = (float16, float32, float64)
+int_type = (int8, int16, int32, int64)
+uint_type = (uint8, uint16, uint32, uint64)
+
+
+def _by_name(name: str) -> Type:
+    return _NAMES[name]
+
+
+def from_numpy(np_dtype) -> Type:
+    """The sprout dtype for a NumPy dtype; raises TypeError for unsupported ones."""
+    try:
+        return _FROM_NP[np.dtype(np_dtype)]
+    except (KeyError, TypeError):
+        raise TypeError(f"sprout does not support the NumPy dtype {np_dtype!r}") from None
+
+
+def to_dtype(value) -> Type:
+    """Accept a sprout Type, a NumPy dtype/type or its name; anything else is a TypeError."""
+    if isinstance(value, Type):
+        return value
+    if isinstance(value, str) and value in _NAMES:
+        return _NAMES[value]
+    if value is bool:
+        return bool_
+    if value is int:
+        return int64
+    if value is float:
+        return float32
+    try:
+        return from_numpy(np.dtype(value))
+    except TypeError:
+        raise TypeError(f"unknown dtype {value!r}; use one of ms.float32, ms.int32, ...") from None
+
+
+def dtype_to_nptype(t: Type):
+    """MindSpore's ``dtype_to_nptype``: the NumPy scalar type of a dtype."""
+    return to_dtype(t).np.type
+
+
+def pytype_to_dtype(t) -> Type:
+    return to_dtype(t)
+
+
+def promote(a: Type, b: Type) -> Type:
+    """Result type of a binary op between two tensors, following MindSpore's rules."""
+    if a is b:
+        return a
+    if a.category != b.category:
+        hi, lo = (a, b) if a.category > b.category else (b, a)
+        if hi.category == 2 and lo.category == 1 and lo.bits >= hi.bits:
+            return _signed(min(lo.bits * 2, 64))
+        return hi
+    return a if a.bits >= b.bits else b
+
+
+def _signed(bits: int) -> Type:
+    return {8: int8, 16: int16, 32: int32, 64: int64}[bits]
+
+
+def promote_scalar(t: Type, scalar) -> Type:
+    """Result type of tensor (dtype t) op Python scalar: the tensor keeps its dtype,
+    except that a float scalar lifts an int/bool tensor to float32 and an int scalar a bool one to int64."""
+    if isinstance(scalar, bool):
+        return t
+    if isinstance(scalar, float) and t.category < 3:
+        return float32
+    if isinstance(scalar, int) and t.category == 0:
+        return int64
+    return t
+
+
+def scalar_dtype(value) -> Type:
+    """dtype MindSpore gives a tensor built from a Python scalar."""
+    if isinstance(value, bool):
+        return bool_
+    if isinstance(value, int):
+        return int64
+    return float32

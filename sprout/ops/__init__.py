@@ -1,0 +1,6 @@
+"""sprout.ops: primitives (by family), composites, the functional API and primitive classes."""
+from . import elementwise, reduce, shape, linalg  # noqa: F401  (registers the primitives)
+from .functional import *  # noqa: F401,F403
+from .primitive_classes import *  # noqa: F401,F403
+from . import tensor_methods  # noqa: F401
+from ..autodiff.api import GradOperation, grad, value_and_grad, vjp  # noqa: F401

@@ -1,0 +1,82 @@
+"""Shared shape/dtype rules (``infer`` functions) for op records."""
+from __future__ import annotations
+
+from ..core.op import OpError
+from ..core.types import TensorType
+from .. import dtype as mstype
+
+
+def is_tensor_type(x) -> bool:
+    return isinstance(x, TensorType)
+
+
+def fmt_shape(shape) -> str:
+    return "[" + ", ".join("?" if d is None else str(d) for d in shape) + "]"
+
+
+def broadcast_shapes(op: str, *shapes: tuple) -> tuple:
+    """NumPy broadcasting of shapes that may hold ``None`` (symbolic) dimensions."""
+    ndim = max((len(s) for s in shapes), default=0)
+    result = []
+    for i in range(ndim):
+        dim = 1
+        for s in shapes:
+            k = i - (ndim - len(s))
+            if k < 0:
+                continue
+            d = s[k]
+            if d == 1:
+                continue
+            if dim == 1:
+                dim = d
+            elif d is None or dim is None:
+                dim = d if dim is None else dim
+            elif d != dim:
+                raise OpError(f"{op}: shapes {', '.join(fmt_shape(s) for s in shapes)} cannot be broadcast together")
+        result.append(dim)
+    return tuple(result)
+
+
+def elementwise_infer(op: str, out_dtype: mstype.Type | None = None, float_only: bool = False):
+    """Rule for an elementwise op: broadcast the shapes; inputs' dtypes must agree (the functional
+    layer promotes first); ``out_dtype`` fixes the result dtype (comparisons give Bool)."""
+
+    def infer(*inputs, **attrs):
+        tensors = [x for x in inputs if is_tensor_type(x)]
+        if not tensors:
+            raise OpError(f"{op}: needs at least one tensor input")
+        dtypes = {t.dtype for t in tensors}
+        if len(dtypes) > 1:
+            names = ", ".join(f"{t.dtype}{fmt_shape(t.shape)}" for t in tensors)
+            raise OpError(f"{op}: input dtypes differ ({names}); cast them to one dtype first")
+        dt = tensors[0].dtype
+        if float_only and not dt.is_float:
+            raise OpError(f"{op}: expects a float tensor, got {dt}")
+        shape = broadcast_shapes(op, *[t.shape for t in tensors])
+        return TensorType(shape, out_dtype or dt)
+
+    return infer
+
+
+def check_axis(op: str, axis: int, ndim: int) -> int:
+    if not isinstance(axis, int) or isinstance(axis, bool):
+        raise OpError(f"{op}: axis must be an int, got {axis!r}")
+    if not -ndim <= axis < max(ndim, 1):
+        raise OpError(f"{op}: axis {axis} is out of range for a tensor of rank {ndim}")
+    return axis % max(ndim, 1)
+
+
+def norm_axes(op: str, axis, ndim: int) -> tuple:
+    """Normalise a reduction axis spec (None, int, tuple) into a sorted tuple of non-negative axes."""
+    if axis is None or axis == ():
+        return tuple(range(ndim))
+    if isinstance(axis, int):
+        axis = (axis,)
+    axes = tuple(sorted({check_axis(op, a, ndim) for a in axis}))
+    return axes
+
+
+def reduce_shape(shape: tuple, axes: tuple, keep_dims: bool) -> tuple:
+    if keep_dims:
+        return tuple(1 if i in axes else d for i, d in enumerate(shape))
+    return tuple(d for i, d in enumerate(shape) if i not in axes)

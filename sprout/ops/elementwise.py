@@ -1,0 +1,217 @@
+"""Elementwise primitives: NumPy impl, shape/dtype rule, bprop and fuser info, one record each."""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtype as mstype
+from ..core.op import Op, register
+from ._infer import elementwise_infer
+
+
+def _unbroadcast(g, x):
+    """Sum a broadcast gradient back to ``x``'s shape (None for non-tensor inputs)."""
+    if not hasattr(x, "shape"):
+        return None
+    if g.shape == x.shape:
+        return g
+    return F.sum_to(g, x.shape)
+
+
+def unary(name: str, impl, bprop=None, *, float_only=False, out_dtype=None, fuse=None) -> Op:
+    return register(Op(name, impl, elementwise_infer(name, out_dtype, float_only), bprop,
+                       "elementwise", fuse=fuse or name.lower()))
+
+
+def binary(name: str, impl, bprop=None, *, out_dtype=None, fuse=None) -> Op:
+    return register(Op(name, impl, elementwise_infer(name, out_dtype), bprop, "elementwise",
+                       fuse=fuse or name.lower()))
+
+
+def _no_grad(*args):
+    return tuple(None for _ in args[:-2])
+
+
+# ---- arithmetic -----------------------------------------------------------------------------
+ADD = binary("Add", np.add, lambda x, y, out, d: (_unbroadcast(d, x), _unbroadcast(d, y)))
+SUB = binary("Sub", np.subtract, lambda x, y, out, d: (_unbroadcast(d, x), _unbroadcast(F.neg(d), y)))
+MUL = binary("Mul", np.multiply, lambda x, y, out, d: (_unbroadcast(F.mul(d, y), x), _unbroadcast(F.mul(d, x), y)))
+
+
+def _div_impl(x, y):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.true_divide(x, y)
+
+
+def _div_bprop(x, y, out, d):
+    gx = F.div(d, y)
+    return _unbroadcast(gx, x), _unbroadcast(F.neg(F.mul(gx, out)), y)
+
+
+DIV = binary("RealDiv", _div_impl, _div_bprop, fuse="div")
+
+
+def _floordiv_impl(x, y):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.floor_divide(x, y)
+
+
+FLOOR_DIV = binary("FloorDiv", _floordiv_impl, _no_grad)
+
+
+def _mod_impl(x, y):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.mod(x, y)
+
+
+FLOOR_MOD = binary("FloorMod", _mod_impl,
+                   lambda x, y, out, d: (_unbroadcast(d, x), _unbroadcast(F.neg(F.mul(d, F.floor(F.div(x, y)))), y)))
+
+
+def _pow_impl(x, y):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.power(x, y)
+
+
+def _pow_bprop(x, y, out, d):
+    gx = F.mul(d, F.mul(y, F.pow(x, F.sub(y, 1))))
+    gy = None
+    if hasattr(y, "shape"):
+        gy = _unbroadcast(F.mul(d, F.mul(out, F.log(F.where(F.greater(x, 0), x, F.ones_like(x))))), y)
+    return _unbroadcast(gx, x), gy
+
+
+POW = binary("Pow", _pow_impl, _pow_bprop)
+MAXIMUM = binary("Maximum", np.maximum, lambda x, y, out, d: (
+    _unbroadcast(F.mul(d, F.cast(F.greater_equal(x, y), d.dtype)), x),
+    _unbroadcast(F.mul(d, F.cast(F.less(x, y), d.dtype)), y)))
+MINIMUM = binary("Minimum", np.minimum, lambda x, y, out, d: (
+    _unbroadcast(F.mul(d, F.cast(F.less_equal(x, y), d.dtype)), x),
+    _unbroadcast(F.mul(d, F.cast(F.greater(x, y), d.dtype)), y)))
+
+NEG = unary("Neg", np.negative, lambda x, out, d: (F.neg(d),))
+SQUARE = unary("Square", np.square, lambda x, out, d: (F.mul(d, F.mul(x, 2)),))
+
+
+def _sqrt_impl(x):
+    with np.errstate(invalid="ignore"):
+        return np.sqrt(x)
+
+
+def _rsqrt_impl(x):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return 1 / np.sqrt(x)
+
+
+def _log_impl(x):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.log(x)
+
+
+def _reciprocal_impl(x):
+    with np.errstate(divide="ignore"):
+        return np.reciprocal(x) if x.dtype.kind == "f" else 1 / x
+
+
+SQRT = unary("Sqrt", _sqrt_impl, lambda x, out, d: (F.div(d, F.mul(out, 2)),), fuse="sqrt")
+RSQRT = unary("Rsqrt", _rsqrt_impl, lambda x, out, d: (F.mul(d, F.mul(F.pow(out, 3), -0.5)),))
+EXP = unary("Exp", np.exp, lambda x, out, d: (F.mul(d, out),))
+LOG = unary("Log", _log_impl, lambda x, out, d: (F.div(d, x),), fuse="log")
+LOG1P = unary("Log1p", np.log1p, lambda x, out, d: (F.div(d, F.add(x, 1)),))
+EXPM1 = unary("Expm1", np.expm1, lambda x, out, d: (F.mul(d, F.add(out, 1)),))
+RECIPROCAL = unary("Reciprocal", _reciprocal_impl, lambda x, out, d: (F.neg(F.mul(d, F.square(out))),))
+SIN = unary("Sin", np.sin, lambda x, out, d: (F.mul(d, F.cos(x)),))
+COS = unary("Cos", np.cos, lambda x, out, d: (F.neg(F.mul(d, F.sin(x))),))
+TANH = unary("Tanh", np.tanh, lambda x, out, d: (F.mul(d, F.sub(1, F.square(out))),))
+ABS = unary("Abs", np.abs, lambda x, out, d: (F.mul(d, F.sign(x)),))
+SIGN = unary("Sign", np.sign, lambda x, out, d: (F.zeros_like(x),))
+FLOOR = unary("Floor", np.floor, lambda x, out, d: (F.zeros_like(x),))
+CEIL = unary("Ceil", np.ceil, lambda x, out, d: (F.zeros_like(x),))
+ROUND = unary("Round", np.round, lambda x, out, d: (F.zeros_like(x),))
+
+
+def _sigmoid_impl(x):
+    # tanh form: no overflow for large |x| and one transcendental per element
+    return (np.tanh(x * 0.5) * 0.5 + 0.5).astype(x.dtype, copy=False)
+
+
+def _relu_impl(x):
+    return np.maximum(x, 0).astype(x.dtype, copy=False)
+
+
+SIGMOID = unary("Sigmoid", _sigmoid_impl, lambda x, out, d: (F.mul(d, F.mul(out, F.sub(1, out))),))
+RELU = unary("ReLU", _relu_impl, lambda x, out, d: (F.mul(d, F.cast(F.greater(out, 0), d.dtype)),), fuse="relu")
+
+# ---- comparison and logic (no gradient) ------------------------------------------------------
+_B = mstype.bool_
+EQUAL = binary("Equal", np.equal, _no_grad, out_dtype=_B)
+NOT_EQUAL = binary("NotEqual", np.not_equal, _no_grad, out_dtype=_B)
+GREATER = binary("Greater", np.greater, _no_grad, out_dtype=_B)
+GREATER_EQUAL = binary("GreaterEqual", np.greater_equal, _no_grad, out_dtype=_B)
+LESS = binary("Less", np.less, _no_grad, out_dtype=_B)
+LESS_EQUAL = binary("LessEqual", np.less_equal, _no_grad, out_dtype=_B)
+LOGICAL_AND = binary("LogicalAnd", np.logical_and, _no_grad, out_dtype=_B)
+LOGICAL_OR = binary("LogicalOr", np.logical_or, _no_grad, out_dtype=_B)
+LOGICAL_XOR = binary("LogicalXor", np.logical_xor, _no_grad, out_dtype=_B)
+LOGICAL_NOT = unary("LogicalNot", np.logical_not, _no_grad, out_dtype=_B)
+ISNAN = unary("IsNan", np.isnan, _no_grad, out_dtype=_B)
+ISINF = unary("IsInf", np.isinf, _no_grad, out_dtype=_B)
+ISFINITE = unary("IsFinite", np.isfinite, _no_grad, out_dtype=_B)
+BITWISE_AND = binary("BitwiseAnd", np.bitwise_and, _no_grad)
+BITWISE_OR = binary("BitwiseOr", np.bitwise_or, _no_grad)
+BITWISE_XOR = binary("BitwiseXor", np.bitwise_xor, _no_grad)
+
+
+# ---- select and cast -------------------------------------------------------------------------
+def _select_infer(cond, x, y):
+    from ._infer import broadcast_shapes, is_tensor_type
+    from ..core.op import OpError
+    from ..core.types import TensorType
+
+    if not is_tensor_type(cond) or cond.dtype is not mstype.bool_:
+        raise OpError(f"Select: condition must be a Bool tensor, got {cond}")
+    ts = [t for t in (x, y) if is_tensor_type(t)]
+    if len(ts) == 2 and ts[0].dtype is not ts[1].dtype:
+        raise OpError(f"Select: x and y dtypes differ ({ts[0].dtype} vs {ts[1].dtype})")
+    dt = ts[0].dtype if ts else mstype.float32
+    return TensorType(broadcast_shapes("Select", cond.shape, *[t.shape for t in ts]), dt)
+
+
+def _select_impl(cond, x, y):
+    out = np.where(cond, x, y)
+    for v in (x, y):
+        if isinstance(v, np.ndarray):
+            return out.astype(v.dtype, copy=False)
+    return out
+
+
+def _select_bprop(cond, x, y, out, d):
+    zeros = F.zeros_like(d)
+    return None, _unbroadcast(F.where(cond, d, zeros), x), _unbroadcast(F.where(cond, zeros, d), y)
+
+
+SELECT = register(Op("Select", _select_impl, _select_infer, _select_bprop, "elementwise", fuse="where"))
+
+
+def _cast_impl(x, dtype):
+    return x.astype(dtype.np, copy=False) if isinstance(x, np.ndarray) else np.asarray(x, dtype.np)
+
+
+def _cast_infer(x, dtype):
+    from ..core.types import TensorType
+
+    if not isinstance(dtype, mstype.Type):
+        from ..core.op import OpError
+
+        raise OpError(f"Cast: dtype must be a sprout dtype such as ms.float32, got {dtype!r}")
+    return TensorType(x.shape, dtype)
+
+
+def _cast_bprop(x, out, d, dtype):
+    if not x.dtype.is_float:
+        return (None,)
+    return (F.cast(d, x.dtype),)
+
+
+CAST = register(Op("Cast", _cast_impl, _cast_infer, _cast_bprop, "elementwise", fuse="cast"))
+
+from . import functional as F  # noqa: E402  (bprops above call the functional API at run time)

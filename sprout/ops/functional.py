@@ -1,0 +1,417 @@
+"""The functional API (``ops.add``, ``ops.matmul`` ...): argument handling and type promotion
+over the primitives. Every function here ends in one ``bind`` per primitive it uses."""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtype as mstype
+from ..core.dispatch import bind
+from ..core.tensor import Tensor
+from . import elementwise as E, linalg as L, reduce as R, shape as S
+from .indexing import GETITEM, GETITEM_GRAD, SETITEM, split_index
+
+_SCALARS = (int, float, bool)
+
+
+def _as_tensor(x, op: str):
+    if isinstance(x, Tensor):
+        return x
+    if isinstance(x, (np.ndarray, np.generic, list, tuple)):
+        return Tensor(x)
+    raise TypeError(f"{op}: expected a Tensor, got {type(x).__name__}")
+
+
+def _bin(x, y, op: str):
+    """Promote a binary op's operands as MindSpore does: tensor op scalar keeps the tensor's dtype
+    (a float scalar lifts an int tensor to float32); tensor op tensor follows ``dtype.promote``."""
+    tx, ty = isinstance(x, Tensor), isinstance(y, Tensor)
+    if tx and ty:
+        dx, dy = x.dtype, y.dtype
+        if dx is not dy:
+            dt = mstype.promote(dx, dy)
+            if dx is not dt:
+                x = bind(E.CAST, (x,), {"dtype": dt})
+            if dy is not dt:
+                y = bind(E.CAST, (y,), {"dtype": dt})
+        return x, y
+    if tx and isinstance(y, _SCALARS):
+        dt = mstype.promote_scalar(x.dtype, y)
+        if dt is not x.dtype:
+            x = bind(E.CAST, (x,), {"dtype": dt})
+        return x, y
+    if ty and isinstance(x, _SCALARS):
+        dt = mstype.promote_scalar(y.dtype, x)
+        if dt is not y.dtype:
+            y = bind(E.CAST, (y,), {"dtype": dt})
+        return x, y
+    if isinstance(x, _SCALARS) and isinstance(y, _SCALARS):
+        return Tensor(x), y
+    if not tx and not isinstance(x, _SCALARS):
+        x = _as_tensor(x, op)
+    if not ty and not isinstance(y, _SCALARS):
+        y = _as_tensor(y, op)
+    return _bin(x, y, op)
+
+
+def _binary(prim):
+    def fn(input, other):  # noqa: A002 - MindSpore's argument name
+        a, b = _bin(input, other, prim.name)
+        return bind(prim, (a, b), {})
+
+    return fn
+
+
+add = _binary(E.ADD)
+sub = _binary(E.SUB)
+mul = _binary(E.MUL)
+pow = _binary(E.POW)  # noqa: A001
+maximum = _binary(E.MAXIMUM)
+minimum = _binary(E.MINIMUM)
+floor_div = _binary(E.FLOOR_DIV)
+floor_mod = _binary(E.FLOOR_MOD)
+equal = _binary(E.EQUAL)
+ne = not_equal = _binary(E.NOT_EQUAL)
+greater = gt = _binary(E.GREATER)
+greater_equal = ge = _binary(E.GREATER_EQUAL)
+less = lt = _binary(E.LESS)
+less_equal = le = _binary(E.LESS_EQUAL)
+bitwise_and = _binary(E.BITWISE_AND)
+bitwise_or = _binary(E.BITWISE_OR)
+bitwise_xor = _binary(E.BITWISE_XOR)
+floordiv = floor_div
+remainder = floor_mod
+
+
+def _to_float(x):
+    if isinstance(x, Tensor) and not x.dtype.is_float:
+        return bind(E.CAST, (x,), {"dtype": mstype.float32})
+    return x
+
+
+def div(input, other, *, rounding_mode=None):  # noqa: A002
+    """True division; int inputs give float32, as MindSpore does."""
+    if rounding_mode == "floor":
+        return floor_div(input, other)
+    if rounding_mode == "trunc":
+        return trunc(div(input, other))
+    if rounding_mode is not None:
+        raise ValueError(f"div: rounding_mode must be None, 'floor' or 'trunc', got {rounding_mode!r}")
+    a, b = _bin(input, other, "RealDiv")
+    if isinstance(a, Tensor) and not a.dtype.is_float:
+        a = _to_float(a)
+        if isinstance(b, Tensor):
+            b = _to_float(b)
+    elif isinstance(b, Tensor) and not b.dtype.is_float:
+        b = _to_float(b)
+    return bind(E.DIV, (a, b), {})
+
+
+divide = true_divide = div
+
+
+def _logical(prim):
+    def fn(input, other):  # noqa: A002
+        a = cast(input, mstype.bool_) if isinstance(input, Tensor) and input.dtype is not mstype.bool_ else input
+        b = cast(other, mstype.bool_) if isinstance(other, Tensor) and other.dtype is not mstype.bool_ else other
+        return bind(prim, (_as_tensor(a, prim.name) if not isinstance(a, _SCALARS) else a, b), {})
+
+    return fn
+
+
+logical_and = _logical(E.LOGICAL_AND)
+logical_or = _logical(E.LOGICAL_OR)
+logical_xor = _logical(E.LOGICAL_XOR)
+
+
+def logical_not(input):  # noqa: A002
+    x = _as_tensor(input, "LogicalNot")
+    if x.dtype is not mstype.bool_:
+        x = cast(x, mstype.bool_)
+    return bind(E.LOGICAL_NOT, (x,), {})
+
+
+def _unary(prim, float_result: bool = False):
+    def fn(input):  # noqa: A002
+        x = _as_tensor(input, prim.name)
+        if float_result:
+            x = _to_float(x)
+        return bind(prim, (x,), {})
+
+    fn.__name__ = prim.name.lower()
+    return fn
+
+
+neg = negative = _unary(E.NEG)
+square = _unary(E.SQUARE)
+sqrt = _unary(E.SQRT, True)
+rsqrt = _unary(E.RSQRT, True)
+exp = _unary(E.EXP, True)
+log = _unary(E.LOG, True)
+log1p = _unary(E.LOG1P, True)
+expm1 = _unary(E.EXPM1, True)
+reciprocal = _unary(E.RECIPROCAL, True)
+sin = _unary(E.SIN, True)
+cos = _unary(E.COS, True)
+tanh = _unary(E.TANH, True)
+sigmoid = _unary(E.SIGMOID, True)
+relu = _unary(E.RELU)
+abs = absolute = _unary(E.ABS)  # noqa: A001
+sign = _unary(E.SIGN)
+floor = _unary(E.FLOOR)
+ceil = _unary(E.CEIL)
+round = _unary(E.ROUND)  # noqa: A001
+isnan = _unary(E.ISNAN)
+isinf = _unary(E.ISINF)
+isfinite = _unary(E.ISFINITE)
+
+
+def trunc(input):  # noqa: A002
+    x = _as_tensor(input, "Trunc")
+    return where(greater_equal(x, 0), floor(x), ceil(x))
+
+
+def cast(input, dtype):  # noqa: A002
+    dt = mstype.to_dtype(dtype)
+    x = _as_tensor(input, "Cast") if not isinstance(input, _SCALARS) else Tensor(input)
+    if x.dtype is dt:
+        return x
+    return bind(E.CAST, (x,), {"dtype": dt})
+
+
+def where(condition, x=None, y=None):
+    if x is None and y is None:
+        raise NotImplementedError("where(condition) with one argument (nonzero) is not supported; use ops.nonzero")
+    cond = _as_tensor(condition, "Select")
+    if cond.dtype is not mstype.bool_:
+        cond = cast(cond, mstype.bool_)
+    a, b = _bin(x, y, "Select")
+    if not isinstance(a, Tensor) and not isinstance(b, Tensor):
+        a = Tensor(a)
+    return bind(E.SELECT, (cond, a, b), {})
+
+
+def stop_gradient(input):  # noqa: A002
+    return bind(S.STOP_GRADIENT, (input,), {})
+
+
+def identity(input):  # noqa: A002
+    return bind(S.IDENTITY, (input,), {})
+
+
+# ---- shape ----------------------------------------------------------------------------------
+def _shape_arg(shape, op: str) -> tuple:
+    if isinstance(shape, Tensor):
+        shape = shape.asnumpy().tolist()
+    if isinstance(shape, (int, np.integer)):
+        return (int(shape),)
+    try:
+        return tuple(int(d) for d in shape)
+    except TypeError:
+        raise TypeError(f"{op}: shape must be a tuple of ints, got {shape!r}") from None
+
+
+def reshape(input, shape, *more):  # noqa: A002
+    shape = _shape_arg((shape,) + more if more else shape, "Reshape")
+    x = _as_tensor(input, "Reshape")
+    if x.shape == shape:
+        return x
+    return bind(S.RESHAPE, (x,), {"shape": shape})
+
+
+def transpose(input, input_perm=None, *more):  # noqa: A002
+    x = _as_tensor(input, "Transpose")
+    if input_perm is None:
+        perm = tuple(range(x.ndim - 1, -1, -1))
+    else:
+        perm = _shape_arg((input_perm,) + more if more else input_perm, "Transpose")
+    perm = tuple(p % x.ndim if x.ndim else p for p in perm)
+    return bind(S.TRANSPOSE, (x,), {"perm": perm})
+
+
+permute = transpose
+
+
+def broadcast_to(input, shape):  # noqa: A002
+    x = _as_tensor(input, "BroadcastTo")
+    shape = _shape_arg(shape, "BroadcastTo")
+    if x.shape == shape:
+        return x
+    return bind(S.BROADCAST_TO, (x,), {"shape": shape})
+
+
+def sum_to(x, shape):
+    shape = tuple(shape)
+    if x.shape == shape:
+        return x
+    return bind(R.SUM_TO, (x,), {"shape": shape})
+
+
+def expand_dims(input_x, axis):
+    return bind(S.EXPAND_DIMS, (_as_tensor(input_x, "ExpandDims"),), {"axis": int(axis)})
+
+
+unsqueeze = expand_dims
+
+
+def squeeze(input, axis=None):  # noqa: A002
+    if isinstance(axis, list):
+        axis = tuple(axis)
+    return bind(S.SQUEEZE, (_as_tensor(input, "Squeeze"),), {"axis": () if axis is None else axis})
+
+
+def concat(tensors, axis=0):
+    if isinstance(tensors, Tensor):
+        raise TypeError("concat: expects a tuple or list of tensors, got a single Tensor")
+    xs = tuple(_as_tensor(t, "Concat") for t in tensors)
+    dt = xs[0].dtype
+    for t in xs[1:]:
+        dt = mstype.promote(dt, t.dtype)
+    xs = tuple(t if t.dtype is dt else cast(t, dt) for t in xs)
+    return bind(S.CONCAT, xs, {"axis": axis})
+
+
+cat = concat
+
+
+def stack(tensors, axis=0):
+    xs = tuple(_as_tensor(t, "Stack") for t in tensors)
+    return bind(S.STACK, xs, {"axis": axis})
+
+
+def split_sizes(x, sizes, axis=0):
+    return bind(S.SPLIT, (x,), {"sizes": tuple(int(s) for s in sizes), "axis": axis})
+
+
+def zeros_like(input, *, dtype=None):  # noqa: A002
+    out = bind(S.ZEROS_LIKE, (input,), {})
+    return out if dtype is None else cast(out, dtype)
+
+
+def ones_like(input, *, dtype=None):  # noqa: A002
+    out = bind(S.ONES_LIKE, (input,), {})
+    return out if dtype is None else cast(out, dtype)
+
+
+def fill(type, shape, value):  # noqa: A002 - MindSpore's signature
+    return bind(S.FILL, (), {"shape": _shape_arg(shape, "Fill"), "value": value, "dtype": mstype.to_dtype(type)})
+
+
+def full(size, fill_value, *, dtype=None):
+    if dtype is None:
+        dtype = mstype.scalar_dtype(fill_value.item() if isinstance(fill_value, Tensor) else fill_value)
+    if isinstance(fill_value, Tensor):
+        fill_value = fill_value.item()
+    return fill(dtype, size, fill_value)
+
+
+def zeros(size, dtype=None):
+    return fill(dtype or mstype.float32, size, 0)
+
+
+def ones(shape, dtype=None):
+    return fill(dtype or mstype.float32, shape, 1)
+
+
+# ---- reductions -----------------------------------------------------------------------------
+def _axis_attr(axis) -> tuple:
+    if axis is None:
+        return ()
+    if isinstance(axis, (list, tuple)):
+        return tuple(int(a) for a in axis)
+    return (int(axis),)
+
+
+def reduce_sum(x, axis=(), keep_dims=False):
+    return bind(R.REDUCE_SUM, (x,), {"axis": _axis_attr(axis), "keep_dims": keep_dims})
+
+
+def sum(input, dim=None, keepdim=False, *, dtype=None):  # noqa: A001,A002
+    x = _as_tensor(input, "ReduceSum")
+    if dtype is not None:
+        x = cast(x, dtype)
+    if x.dtype is mstype.bool_:
+        x = cast(x, mstype.int64)
+    return bind(R.REDUCE_SUM, (x,), {"axis": _axis_attr(dim), "keep_dims": keepdim})
+
+
+def mean(input, axis=None, keep_dims=False):  # noqa: A002
+    x = _to_float(_as_tensor(input, "ReduceMean"))
+    return bind(R.REDUCE_MEAN, (x,), {"axis": _axis_attr(axis), "keep_dims": keep_dims})
+
+
+def prod(input, axis=None, keep_dims=False):  # noqa: A002
+    return bind(R.REDUCE_PROD, (_as_tensor(input, "ReduceProd"),), {"axis": _axis_attr(axis), "keep_dims": keep_dims})
+
+
+def amax(input, axis=None, keepdims=False):  # noqa: A002
+    return bind(R.REDUCE_MAX, (_as_tensor(input, "ReduceMax"),), {"axis": _axis_attr(axis), "keep_dims": keepdims})
+
+
+def amin(input, axis=None, keepdims=False):  # noqa: A002
+    return bind(R.REDUCE_MIN, (_as_tensor(input, "ReduceMin"),), {"axis": _axis_attr(axis), "keep_dims": keepdims})
+
+
+def argmax(input, dim=None, keepdim=False):  # noqa: A002
+    x = _as_tensor(input, "Argmax")
+    if dim is None:
+        x, dim = reshape(x, (-1,)), 0
+    return bind(R.ARGMAX, (x,), {"axis": int(dim), "keep_dims": keepdim})
+
+
+def argmin(input, axis=None, keepdims=False):  # noqa: A002
+    x = _as_tensor(input, "Argmin")
+    if axis is None:
+        x, axis = reshape(x, (-1,)), 0
+    return bind(R.ARGMIN, (x,), {"axis": int(axis), "keep_dims": keepdims})
+
+
+def max(input, axis=None, keepdims=False, *, initial=None, where=None):  # noqa: A001,A002
+    """MindSpore 2.x ``ops.max``: with an axis returns (values, indices); without, the max value."""
+    if initial is not None or where is not None:
+        raise NotImplementedError("max: initial= and where= are not supported by sprout")
+    if axis is None:
+        return amax(input, None, keepdims)
+    return amax(input, axis, keepdims), argmax(input, axis, keepdims)
+
+
+def min(input, axis=None, keepdims=False, *, initial=None, where=None):  # noqa: A001,A002
+    if initial is not None or where is not None:
+        raise NotImplementedError("min: initial= and where= are not supported by sprout")
+    if axis is None:
+        return amin(input, None, keepdims)
+    return amin(input, axis, keepdims), argmin(input, axis, keepdims)
+
+
+# ---- linear algebra ---------------------------------------------------------------------------
+def matmul(input, other, *, transpose_a=False, transpose_b=False):  # noqa: A002
+    a, b = _bin(_as_tensor(input, "MatMul"), _as_tensor(other, "MatMul"), "MatMul")
+    attrs = {}
+    if transpose_a:
+        attrs["transpose_a"] = True
+    if transpose_b:
+        attrs["transpose_b"] = True
+    return bind(L.MATMUL, (a, b), attrs)
+
+
+# ---- indexing ---------------------------------------------------------------------------------
+def getitem(x, spec, tensors=()):
+    return bind(GETITEM, (x, *tensors), {"spec": spec})
+
+
+def getitem_grad(d, tensors, spec, shape):
+    return bind(GETITEM_GRAD, (d, *tensors), {"spec": spec, "shape": tuple(shape)})
+
+
+def tensor_getitem(x, index):
+    spec, tensors = split_index(index)
+    return bind(GETITEM, (x, *tensors), {"spec": spec})
+
+
+def tensor_setitem(x, index, value):
+    """Out-of-place ``x[index] = value``: returns the updated tensor."""
+    spec, tensors = split_index(index)
+    if isinstance(value, (list, tuple, np.ndarray)):
+        value = Tensor(np.asarray(value), dtype=x.dtype)
+    elif isinstance(value, Tensor) and value.dtype is not x.dtype:
+        value = cast(value, x.dtype)
+    return bind(SETITEM, (x, value, *tensors), {"spec": spec})

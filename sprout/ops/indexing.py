@@ -1,0 +1,138 @@
+"""Indexing primitives: GetItem, its gradient (scatter-add) and SetItem (basic and advanced)."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.op import Op, OpError, register
+from ..core.tensor import Tensor
+from ..core.types import TensorType
+from ._infer import fmt_shape
+
+
+def split_index(idx) -> tuple[tuple, list]:
+    """Turn a Python index into (static spec, tensor inputs). Tensors become ('t', k) entries."""
+    items = idx if isinstance(idx, tuple) else (idx,)
+    spec, tensors = [], []
+    for it in items:
+        if isinstance(it, Tensor):
+            spec.append(("t", len(tensors)))
+            tensors.append(it)
+        elif isinstance(it, bool) or it is None or it is Ellipsis:
+            spec.append(("c", it))
+        elif isinstance(it, (int, np.integer)):
+            spec.append(("i", int(it)))
+        elif isinstance(it, slice):
+            for part in (it.start, it.stop, it.step):
+                if part is not None and not isinstance(part, (int, np.integer)):
+                    raise TypeError(f"Tensor index: slice bounds must be ints, got {it}")
+            spec.append(("s", it.start, it.stop, it.step))
+        elif isinstance(it, (list, np.ndarray)):
+            arr = np.asarray(it)
+            if arr.dtype.kind not in "iub":
+                raise TypeError(f"Tensor index: an index list must hold ints or bools, got {it!r:.60}")
+            spec.append(("t", len(tensors)))
+            tensors.append(Tensor(arr))
+        else:
+            raise TypeError(f"Tensor index: unsupported index type {type(it).__name__} ({it!r:.60}); use int, "
+                            "slice, None, ..., a list, or an int/bool Tensor")
+    return tuple(spec), tensors
+
+
+def build_index(spec: tuple, tensors) -> tuple:
+    out = []
+    for entry in spec:
+        tag = entry[0]
+        if tag == "t":
+            out.append(tensors[entry[1]])
+        elif tag == "s":
+            out.append(slice(entry[1], entry[2], entry[3]))
+        else:
+            out.append(entry[1])
+    return tuple(out)
+
+
+def _getitem_impl(x, *tensors, spec):
+    return x[build_index(spec, tensors)]
+
+
+def _dummy_index(t: TensorType):
+    shape = tuple(1 if d is None else d for d in t.shape)
+    if t.dtype.name == "Bool":
+        return np.ones(shape, bool)
+    return np.zeros(shape, np.int64)
+
+
+def _getitem_infer(x, *tensors, spec):
+    if any(d is None for d in x.shape):
+        shape = tuple(1 if d is None else d for d in x.shape)
+    else:
+        shape = x.shape
+    probe = np.broadcast_to(np.empty((), x.dtype.np), shape)
+    try:
+        result = probe[build_index(spec, [_dummy_index(t) for t in tensors])]
+    except IndexError as exc:
+        raise IndexError(f"GetItem: {exc} (tensor shape {fmt_shape(x.shape)})") from None
+    out_shape = result.shape
+    if any(t.dtype.name == "Bool" for t in tensors):
+        out_shape = tuple(None for _ in out_shape)  # data-dependent: symbolic
+    return TensorType(out_shape, x.dtype)
+
+
+def _getitem_bprop(x, *rest, spec):
+    tensors, d = rest[:-2], rest[-1]
+    return (F.getitem_grad(d, tensors, spec, x.shape),) + tuple(None for _ in tensors)
+
+
+GETITEM = register(Op("GetItem", _getitem_impl, _getitem_infer, _getitem_bprop, "shape"))
+
+
+def _getitem_grad_impl(d, *tensors, spec, shape):
+    out = np.zeros(shape, d.dtype)
+    index = build_index(spec, tensors)
+    if tensors:
+        np.add.at(out, index, d)  # repeated indices accumulate
+    else:
+        out[index] = d
+    return out
+
+
+def _getitem_grad_infer(d, *tensors, spec, shape):
+    return TensorType(tuple(shape), d.dtype)
+
+
+def _getitem_grad_bprop(d, *rest, spec, shape):
+    tensors, dd = rest[:-2], rest[-1]
+    return (F.getitem(dd, spec, tensors),) + tuple(None for _ in tensors)
+
+
+GETITEM_GRAD = register(Op("GetItemGrad", _getitem_grad_impl, _getitem_grad_infer, _getitem_grad_bprop, "shape"))
+
+
+def _setitem_impl(x, value, *tensors, spec):
+    out = np.array(x, copy=True)
+    try:
+        out[build_index(spec, tensors)] = value
+    except ValueError as exc:
+        raise OpError(f"SetItem: cannot assign a value of shape {list(np.shape(value))} into "
+                      f"{fmt_shape(x.shape)}: {exc}") from None
+    return out
+
+
+def _setitem_infer(x, value, *tensors, spec):
+    _getitem_infer(x, *tensors, spec=spec)
+    return TensorType(x.shape, x.dtype)
+
+
+def _setitem_bprop(x, value, *rest, spec):
+    tensors, d = rest[:-2], rest[-1]
+    index_mask = F.getitem_grad(F.ones_like(F.getitem(d, spec, tensors)), tensors, spec, x.shape)
+    gx = F.mul(d, F.sub(1, F.cast(F.greater(index_mask, 0), d.dtype)))
+    gv = None
+    if hasattr(value, "shape"):
+        gv = F.sum_to(F.getitem(d, spec, tensors), value.shape)
+    return (gx, gv) + tuple(None for _ in tensors)
+
+
+SETITEM = register(Op("SetItem", _setitem_impl, _setitem_infer, _setitem_bprop, "shape"))
+
+from . import functional as F  # noqa: E402

@@ -1,0 +1,79 @@
+"""Matrix-multiplication primitives (NumPy/BLAS matmul with broadcasting batch dims)."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.op import Op, OpError, register
+from ..core.types import TensorType
+from ._infer import broadcast_shapes, fmt_shape
+
+
+def _matmul_infer(a, b, transpose_a=False, transpose_b=False):
+    if a.ndim == 0 or b.ndim == 0:
+        raise OpError(f"MatMul: inputs must have rank >= 1, got {fmt_shape(a.shape)} and {fmt_shape(b.shape)}")
+    if a.dtype is not b.dtype:
+        raise OpError(f"MatMul: dtypes differ ({a.dtype} vs {b.dtype})")
+    sa, sb = list(a.shape), list(b.shape)
+    if transpose_a and len(sa) >= 2:
+        sa[-1], sa[-2] = sa[-2], sa[-1]
+    if transpose_b and len(sb) >= 2:
+        sb[-1], sb[-2] = sb[-2], sb[-1]
+    va = sa if len(sa) > 1 else [1] + sa
+    vb = sb if len(sb) > 1 else sb + [1]
+    k1, k2 = va[-1], vb[-2]
+    if k1 is not None and k2 is not None and k1 != k2:
+        raise OpError(f"MatMul: cannot multiply {fmt_shape(a.shape)} by {fmt_shape(b.shape)}"
+                      f"{' (transposed)' if transpose_a or transpose_b else ''}: inner dimensions {k1} and {k2} "
+                      "differ")
+    batch = broadcast_shapes("MatMul", tuple(va[:-2]), tuple(vb[:-2]))
+    out = list(batch)
+    if len(sa) > 1:
+        out.append(va[-2])
+    if len(sb) > 1:
+        out.append(vb[-1])
+    return TensorType(tuple(out), a.dtype)
+
+
+def _t(x):
+    return np.swapaxes(x, -1, -2) if x.ndim >= 2 else x
+
+
+def _matmul_impl(a, b, transpose_a=False, transpose_b=False):
+    if transpose_a:
+        a = _t(a)
+    if transpose_b:
+        b = _t(b)
+    if a.ndim == 0 or b.ndim == 0 or a.dtype != b.dtype:
+        raise ValueError("invalid matmul operands")
+    return np.matmul(a, b)
+
+
+def _matmul_bprop(a, b, out, d, transpose_a=False, transpose_b=False):
+    if a.ndim == 1 or b.ndim == 1:
+        a2 = F.expand_dims(a, 0) if a.ndim == 1 else a
+        b2 = F.expand_dims(b, -1) if b.ndim == 1 else b
+        d2 = d
+        if a.ndim == 1:
+            d2 = F.expand_dims(d2, -2)
+        if b.ndim == 1:
+            d2 = F.expand_dims(d2, -1)
+        ga, gb = _matmul_bprop(a2, b2, None, d2, transpose_a, transpose_b)
+        return F.reshape(ga, a.shape), F.reshape(gb, b.shape)
+    if not transpose_a and not transpose_b:
+        ga, gb = F.matmul(d, b, transpose_b=True), F.matmul(a, d, transpose_a=True)
+    elif transpose_a and not transpose_b:
+        ga, gb = F.matmul(b, d, transpose_b=True), F.matmul(a, d)
+    elif not transpose_a and transpose_b:
+        ga, gb = F.matmul(d, b), F.matmul(d, a, transpose_a=True)
+    else:
+        ga, gb = F.matmul(b, d, transpose_a=True, transpose_b=True), F.matmul(d, a, transpose_a=True, transpose_b=True)
+    if ga.shape != a.shape:
+        ga = F.sum_to(ga, a.shape)
+    if gb.shape != b.shape:
+        gb = F.sum_to(gb, b.shape)
+    return ga, gb
+
+
+MATMUL = register(Op("MatMul", _matmul_impl, _matmul_infer, _matmul_bprop, "opaque"))
+
+from . import functional as F  # noqa: E402
