@@ -4,7 +4,6 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import math
 import os
 import secrets
 import warnings
@@ -17,7 +16,7 @@ __all__ = ["save_checkpoint", "load_checkpoint", "load_param_into_net", "Checkpo
 
 logger = logging.getLogger("sprout.train")
 
-# MindSpore cuts a tensor bigger than 512 MiB into several consecutive entries with the same name.
+# MindSpore cuts the bytes of a tensor bigger than 512 MiB into several consecutive entries with the same name.
 SLICE_BYTES = 512 * 1024 * 1024
 _FORMATS = ("ckpt", "safetensors")
 
@@ -165,9 +164,8 @@ def _write_ckpt(f, entries: dict, crc_check: bool) -> None:
         else:
             arr = _little_endian(value, name)
             dims, type_name = list(arr.shape), _type_name(arr.dtype)
-            count = math.ceil(arr.nbytes / SLICE_BYTES) if arr.nbytes > SLICE_BYTES else 1
-            parts = np.array_split(arr, count) if count > 1 else [arr]
-            pieces = [p.reshape(-1).view(np.uint8).data for p in parts]
+            raw = arr.reshape(-1).view(np.uint8).data
+            pieces = [raw[i:i + SLICE_BYTES] for i in range(0, len(raw), SLICE_BYTES)] or [raw]
         for piece in pieces:
             header = proto.entry_header(name, dims, type_name, len(piece))
             f.write(header)
