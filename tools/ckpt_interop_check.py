@@ -20,7 +20,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from sprout.train import serialization as ser  # noqa: E402
+from sprout.train import serialization as ser
 
 TYPES = {"Float16": np.float16, "Float32": np.float32, "Float64": np.float64, "Int8": np.int8, "Int16": np.int16,
          "Int32": np.int32, "Int64": np.int64, "UInt8": np.uint8, "Bool": np.bool_}
@@ -52,8 +52,10 @@ if mode == "load":  # load what sprout wrote and report it
                              "weight": net.weight.asnumpy().ravel().tolist()}
     # the same values saved by MindSpore, to compare bytes with sprout's file
     src = ms.load_checkpoint(os.path.join(d, "all_dtypes_crc.ckpt"), crc_check=True)
-    ms.save_checkpoint([{"name": k, "data": v} for k, v in src.items() if not isinstance(v, str)],
-                       os.path.join(d, "ms_resaved.ckpt"))
+    src = [{"name": k, "data": v} for k, v in src.items()]
+    ms.save_checkpoint(src, os.path.join(d, "ms_resaved.ckpt"))
+    ms.save_checkpoint(src, os.path.join(d, "ms_resaved_crc.ckpt"), crc_check=True)
+    ms.save_checkpoint(src, os.path.join(d, "ms_resaved.safetensors"), format="safetensors")
     print(json.dumps(out))
 elif mode == "fixture":  # write the fixture: a real network plus append_dict entries
     class Net(nn.Cell):
@@ -81,7 +83,8 @@ elif mode == "fixture":  # write the fixture: a real network plus append_dict en
 
 
 def _run_ms(ms_python: str, mode: str, directory: str) -> str:
-    proc = subprocess.run([ms_python, "-c", MS_SCRIPT, mode, directory], capture_output=True, text=True)
+    proc = subprocess.run([ms_python, "-c", MS_SCRIPT, mode, directory], capture_output=True, text=True,
+                          check=False)
     if proc.returncode:
         sys.exit(f"MindSpore side failed:\n{proc.stderr[-3000:]}")
     return proc.stdout.strip().splitlines()[-1]
@@ -143,14 +146,16 @@ def check(ms_python: str) -> bool:
         ok = net_report["not_loaded"] == [[], []] and net_report["weight"] == list(range(6))
         print(f"  {'ok ' if ok else 'BAD'} load_param_into_net(nn.Dense(3, 2), ...)")
         good &= ok
-        with open(os.path.join(d, "ms_resaved.ckpt"), "rb") as f_ms:
-            ms_bytes = f_ms.read()
-        # MindSpore writes no entry at all for an empty tensor (sprout does), so leave that one out here
-        ser.save_checkpoint({k: v for k, v in vals.items() if v.size}, os.path.join(d, "sprout_resaved.ckpt"))
-        with open(os.path.join(d, "sprout_resaved.ckpt"), "rb") as f_sp:
-            same = f_sp.read() == ms_bytes
-        print(f"  {'ok ' if same else 'BAD'} sprout's bytes == MindSpore's bytes for the same tensors")
-        good &= same
+        # MindSpore writes no entry at all for an empty tensor (sprout does) in a .ckpt, so leave it out there
+        nonempty = {k: v for k, v in vals.items() if v.size}
+        for fname, kwargs in [("resaved.ckpt", {}), ("resaved_crc.ckpt", {"crc_check": True}),
+                              ("resaved.safetensors", {"format": "safetensors"})]:
+            ser.save_checkpoint(vals if "format" in kwargs else nonempty, os.path.join(d, "sprout_" + fname), **kwargs)
+            with open(os.path.join(d, "sprout_" + fname), "rb") as f_sp, open(os.path.join(d, "ms_" + fname),
+                                                                              "rb") as f_ms:
+                same = f_sp.read() == f_ms.read()
+            print(f"  {'ok ' if same else 'BAD'} {fname}: sprout's bytes == MindSpore's bytes for the same tensors")
+            good &= same
     return good
 
 

@@ -12,7 +12,7 @@ import numpy as np
 
 from sprout.train import _ckpt_proto as proto
 
-__all__ = ["save_checkpoint", "load_checkpoint", "load_param_into_net", "CheckpointLoadError"]
+__all__ = ["CheckpointLoadError", "load_checkpoint", "load_param_into_net", "save_checkpoint"]
 
 logger = logging.getLogger("sprout.train")
 
@@ -185,7 +185,7 @@ def _safetensors_bytes(entries: dict, crc_check: bool) -> bytes:
     for name in sorted(entries):
         value = entries[name]
         if isinstance(value, str):
-            raise ValueError(f"For 'save_checkpoint', safetensors cannot store the string entry {name!r}")
+            raise TypeError(f"For 'save_checkpoint', safetensors cannot store the string entry {name!r}")
         tensors[name] = _little_endian(value, name)
         if crc_check:
             crc = proto.crc32(tensors[name].tobytes(), proto.crc32(name.encode("utf-8"), crc))
@@ -321,6 +321,7 @@ def _read_ckpt(path: str, crc_check: bool, wanted) -> dict:
 
 def _read_safetensors(path: str, crc_check: bool, wanted) -> dict:
     try:
+        from safetensors import SafetensorError
         from safetensors.numpy import load as st_load
     except ImportError as exc:
         raise ImportError("format='safetensors' needs the 'safetensors' package (pip install safetensors)") from exc
@@ -330,7 +331,7 @@ def _read_safetensors(path: str, crc_check: bool, wanted) -> dict:
         tensors = st_load(data)
         header_len = int.from_bytes(data[:8], "little")
         metadata = json.loads(data[8:8 + header_len]).get("__metadata__") or {}
-    except Exception as exc:  # the Rust parser's error type is not importable in every version
+    except (SafetensorError, ValueError, TypeError, AttributeError) as exc:
         raise _corrupt(path, exc) from None
     if crc_check:
         if "crc_num" not in metadata:
