@@ -1,7 +1,8 @@
 """grad, value_and_grad, vjp and GradOperation with MindSpore's argument and return conventions."""
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any
+from collections.abc import Callable, Sequence
 
 from ..core import dispatch
 from ..core.tensor import Parameter, Tensor
@@ -168,7 +169,6 @@ def vjp(fn: Callable, *inputs, weights=None, has_aux: bool = False):
         sens = cotangent[0] if len(cotangent) == 1 else cotangent
         in_grads, w_grads = res.grads(sens=sens, outputs=target)
         g = tuple(in_grads)
-        g = g[0] if len(g) == 1 else g
         return (g, tuple(w_grads)) if weights is not None else g
 
     if has_aux:

@@ -3,7 +3,8 @@ bprops in reverse. Tapes nest (higher-order gradients) and record symbolic tenso
 gradient taken inside a graph under construction becomes part of that graph."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from ..core import dispatch
 from ..core.op import Op, register

@@ -83,7 +83,31 @@ def bind(op: Op, args: tuple, attrs: dict) -> Any:
     """Apply ``op`` to ``args`` (Tensors or Python scalars) with keyword ``attrs``."""
     if _slow:
         return _bind_slow(op, args, attrs)
-    return run_eager(op, args, attrs)
+    # run_eager, inlined and unrolled for one and two inputs: this is the per-op cost every eager call pays
+    try:
+        n = len(args)
+        if n == 2:
+            a, b = args
+            a = a._data if isinstance(a, Tensor) else a
+            b = b._data if isinstance(b, Tensor) else b
+            out = op.impl(a, b, **attrs) if attrs else op.impl(a, b)
+        elif n == 1:
+            a = args[0]
+            a = a._data if isinstance(a, Tensor) else a
+            out = op.impl(a, **attrs) if attrs else op.impl(a)
+        else:
+            out = op.impl(*[a._data if isinstance(a, Tensor) else a for a in args], **attrs)
+    except OpError:
+        raise
+    except Exception as exc:  # turn NumPy's complaint into one that names the op
+        raise explain_failure(op, args, attrs, exc) from None
+    if op.n_out == 1:
+        if out.__class__ is not np.ndarray:
+            out = np.asarray(out)
+        t = _new(Tensor)
+        t._data = out
+        return t
+    return tuple(_wrap(o) for o in out)
 
 
 def run_eager(op: Op, args: tuple, attrs: dict) -> Any:
@@ -109,10 +133,13 @@ def _bind_slow(op: Op, args: tuple, attrs: dict) -> Any:
     return out
 
 
-def _wrap(value) -> "Tensor":
-    if not isinstance(value, np.ndarray):
+_new = object.__new__
+
+
+def _wrap(value) -> Tensor:
+    if value.__class__ is not np.ndarray:
         value = np.asarray(value)
-    t = Tensor.__new__(Tensor)
+    t = _new(Tensor)
     t._data = value
     return t
 

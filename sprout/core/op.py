@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 KINDS = ("elementwise", "reduce", "shape", "opaque", "control", "random", "effect")
 

@@ -185,7 +185,7 @@ class Tensor:
         self._data = self._data.astype(mstype.to_dtype(dtype).np)
         return self
 
-    def assign_value(self, value) -> "Tensor":
+    def assign_value(self, value) -> Tensor:
         self._data = _to_array(value, None).astype(self._data.dtype, copy=True)
         return self
 
@@ -222,7 +222,7 @@ class Parameter(Tensor):
         self.parallel_optimizer = parallel_optimizer
         self._cell_attr = None
 
-    def set_data(self, data, slice_shape=False) -> "Parameter":
+    def set_data(self, data, slice_shape=False) -> Parameter:
         arr = data.asnumpy() if isinstance(data, Tensor) else np.asarray(data)
         if arr.shape != self._data.shape and not slice_shape:
             raise ValueError(f"Parameter {self.name}: set_data with shape {list(arr.shape)} does not match "
@@ -230,11 +230,11 @@ class Parameter(Tensor):
         self._data = np.array(arr, dtype=arr.dtype, copy=True)
         return self
 
-    def clone(self, init="same") -> "Parameter":
+    def clone(self, init="same") -> Parameter:
         return Parameter(self._data.copy(), name=self.name, requires_grad=self.requires_grad)
 
     @property
-    def data(self) -> "Parameter":
+    def data(self) -> Parameter:
         return self
 
     def __repr__(self) -> str:
@@ -261,7 +261,7 @@ class ParameterTuple(tuple):
                 raise TypeError(f"ParameterTuple: every element must be a Parameter, got {type(p).__name__}")
         return super().__new__(cls, items)
 
-    def clone(self, prefix: str, init="same") -> "ParameterTuple":
+    def clone(self, prefix: str, init="same") -> ParameterTuple:
         out = []
         for p in self:
             q = p.clone()

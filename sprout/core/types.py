@@ -21,7 +21,7 @@ class TensorType(NamedTuple):
         return f"{self.dtype.name.lower()}[{dims}]"
 
 
-def type_of(value) -> "TensorType | object":
+def type_of(value) -> TensorType | object:
     """The TensorType of a Tensor-like value; Python scalars are returned unchanged."""
     shape = getattr(value, "shape", None)
     if shape is not None and hasattr(value, "dtype"):
