@@ -211,5 +211,5 @@ def record_value(tag: str, dims: list, tensor_type: str, content):
     if nbytes != expected:
         raise ProtoError(f"entry {tag!r}: {tensor_type} data of shape {tuple(dims)} needs {expected} bytes, "
                          f"but the file holds {nbytes}")
-    arr = np.frombuffer(content, dtype=dtype).reshape(dims)
-    return arr.astype(dtype.newbyteorder("="), copy=True)
+    arr = np.frombuffer(content, dtype=dtype).reshape(dims)  # read-only view; the caller copies it
+    return arr.astype(dtype.newbyteorder("="), copy=False)

@@ -40,8 +40,7 @@ def _make_tensor(arr: np.ndarray):
 
 
 def _make_parameter(arr: np.ndarray, name: str):
-    tensor_cls, param_cls = _core_classes()
-    return param_cls(tensor_cls(arr), name=name)
+    return _core_classes()[1](arr, name=name)  # Parameter copies the (possibly read-only) array
 
 
 def _scalar_array(value) -> np.ndarray:
@@ -301,6 +300,8 @@ def _read_ckpt(path: str, crc_check: bool, wanted) -> dict:
             raise _corrupt(path, "the CRC32 check failed")
     try:
         records = proto.parse_records(body)
+        if not records:
+            raise proto.ProtoError("it holds no checkpoint entries")
         groups = []  # consecutive entries with one name are slices of one tensor
         for tag, dims, type_name, content in records:
             if groups and groups[-1][0] == tag:
@@ -342,7 +343,7 @@ def _read_safetensors(path: str, crc_check: bool, wanted) -> dict:
                 crc = proto.crc32(tensors[name].tobytes(), proto.crc32(name.encode("utf-8"), crc))
             if str(crc) != str(metadata["crc_num"]):
                 raise _corrupt(path, "the CRC32 check failed")
-    return {name: np.array(tensors[name]) for name in sorted(tensors) if wanted(name)}
+    return {name: tensors[name] for name in sorted(tensors) if wanted(name)}
 
 
 def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=None, dec_key=None,
