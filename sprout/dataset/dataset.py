@@ -65,15 +65,15 @@ class Dataset:
 
     # -- building the pipeline ----------------------------------------------------------------
     def batch(self, batch_size, drop_remainder=False, num_parallel_workers=None, per_batch_map=None,
-              input_columns=None, output_columns=None, python_multiprocessing=False, max_rowsize=None,
-              pad_info=None, **kwargs):
+              input_columns=None, output_columns=None, column_order=None, pad_info=None,
+              python_multiprocessing=False, max_rowsize=None):
         """Stack ``batch_size`` consecutive rows into one; ``per_batch_map(*cols, batch_info)`` may
         rewrite each batch's columns (each passed as a list of per-row arrays) first."""
-        from .pipeline import BatchDataset
+        from .pipeline import BatchDataset, ProjectDataset
         if pad_info is not None:
             raise NotImplementedError("batch: pad_info is not supported by sprout; pad the rows in a map first")
-        _reject_extra("batch", kwargs, ("column_order",))
-        return BatchDataset(self, batch_size, drop_remainder, per_batch_map, input_columns, output_columns)
+        out = BatchDataset(self, batch_size, drop_remainder, per_batch_map, input_columns, output_columns)
+        return out if column_order is None else ProjectDataset(out, column_order)
 
     def shuffle(self, buffer_size):
         """Shuffle rows through a buffer of ``buffer_size`` rows (a full shuffle if it covers the dataset)."""
@@ -170,9 +170,3 @@ class Dataset:
         picks = None if wanted is None else find_columns(op, names, wanted)
         return picks, num_epochs, output_numpy
 
-
-def _reject_extra(op: str, kwargs: dict, known: tuple) -> None:
-    for name in kwargs:
-        if name in known:
-            raise NotImplementedError(f"{op}: the argument {name!r} is not supported by sprout")
-        raise TypeError(f"{op}() got an unexpected keyword argument {name!r}")

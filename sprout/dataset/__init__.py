@@ -1,0 +1,25 @@
+"""``sprout.dataset``: MindSpore's data pipeline (sources, batch/shuffle/map/..., iterators) on NumPy."""
+from . import config, transforms, vision
+from .dataset import Dataset
+from .iterators import DictIterator, TupleIterator
+from .pipeline import BatchInfo
+from .readers import Cifar10Dataset, MnistDataset
+from .samplers import (DistributedSampler, RandomSampler, Sampler, SequentialSampler, SubsetRandomSampler,
+                       SubsetSampler)
+from .sources import GeneratorDataset, MappableDataset, NumpySlicesDataset
+
+
+def zip(datasets):  # MindSpore's name; shadows the builtin inside this module only
+    """Join the columns of a tuple of datasets row by row (``ds.zip((a, b))``)."""
+    if not isinstance(datasets, (list, tuple)) or len(datasets) < 2:
+        raise TypeError("zip: datasets must be a tuple of at least two Datasets")
+    if not isinstance(datasets[0], Dataset):
+        raise TypeError(f"zip: every item must be a Dataset, got {type(datasets[0]).__name__}")
+    return datasets[0].zip(tuple(datasets[1:]))
+
+
+__all__ = [
+    "BatchInfo", "Cifar10Dataset", "Dataset", "DictIterator", "DistributedSampler", "GeneratorDataset",
+    "MappableDataset", "MnistDataset", "NumpySlicesDataset", "RandomSampler", "Sampler", "SequentialSampler",
+    "SubsetRandomSampler", "SubsetSampler", "TupleIterator", "config", "transforms", "vision", "zip",
+]
