@@ -1,0 +1,168 @@
+"""The resolve table: what calling a Python object means inside jitted code. Builtins with graph
+meaning are replaced; user functions, methods and Cells are converted recursively; sprout's own
+functions run as they are; other library code runs at compile time on constants, or (LAX) as a
+PyCall node on tensors, or is refused (STRICT)."""
+from __future__ import annotations
+
+import builtins
+import functools
+import os
+import sysconfig
+import types
+
+from ...core.tensor import Tensor
+from ...ops import control
+from ..errors import JitSyntaxError, JitTypeError, JitValueError
+
+_LIB_DIRS = tuple({os.path.abspath(p) + os.sep for k, p in sysconfig.get_paths().items()
+                   if k in ("stdlib", "platstdlib", "purelib", "platlib")})
+_SPROUT_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))) + os.sep
+
+
+# ---- builtins with a graph meaning ------------------------------------------------------------------
+def range_(*args):
+    for a in args:
+        if control.is_symbolic(a):
+            raise JitTypeError("range() over a tensor is not supported inside a jitted function", None,
+                               "use a Python int bound, or a while loop on the tensor")
+    return builtins.range(*args)
+
+
+def len_(x):
+    if control.is_symbolic(x):
+        if not x.shape:
+            raise JitTypeError("len() of a 0-d tensor", None, "")
+        if x.shape[0] is None:
+            raise JitValueError("len() of a tensor whose first dimension is dynamic", None,
+                                "use ops.shape(x)[0] arithmetic on tensors, or a fixed shape")
+        return x.shape[0]
+    return builtins.len(x)
+
+
+def _extreme(pick, reduce_name):
+    def fn(*args, **kwargs):
+        if len(args) == 1 and isinstance(args[0], Tensor) and not kwargs:
+            return getattr(args[0], reduce_name)()
+        if len(args) > 1 and any(isinstance(a, Tensor) for a in args) and not kwargs:
+            from ...ops import functional as F
+
+            out = args[0]
+            for a in args[1:]:
+                out = getattr(F, pick)(out, a)
+            return out
+        return getattr(builtins, reduce_name)(*args, **kwargs)
+
+    return fn
+
+
+BUILTINS = {
+    builtins.print: control.print_,
+    builtins.range: range_,
+    builtins.len: len_,
+    builtins.max: _extreme("maximum", "max"),
+    builtins.min: _extreme("minimum", "min"),
+}
+
+
+# ---- classification of callables --------------------------------------------------------------------
+@functools.cache
+def _kind_of_file(filename: str) -> str:
+    """"sprout", "library" (stdlib / site-packages / not a file) or "user"."""
+    if not filename or filename.startswith("<"):
+        return "library"
+    path = os.path.abspath(filename)
+    if path.startswith(_SPROUT_DIR):
+        return "sprout"
+    if path.startswith(_LIB_DIRS):
+        return "library"
+    return "user"
+
+
+def function_kind(fn: types.FunctionType) -> str:
+    return _kind_of_file(fn.__code__.co_filename)
+
+
+def _is_cell(obj) -> bool:
+    return hasattr(obj, "_forward_hooks") and hasattr(obj, "construct") and hasattr(obj, "_params")
+
+
+def check_cell_hooks(cell) -> None:
+    d = cell.__dict__
+    if any(d.get(k) for k in ("_forward_pre_hooks", "_forward_hooks", "_backward_hooks", "_backward_pre_hooks")):
+        raise JitSyntaxError(f"the Cell {type(cell).__name__} has hooks registered and is called inside a jitted "
+                             "function; hooks run only in PyNative mode", None,
+                             "remove the hooks (handle.remove()) or call the Cell outside the jitted function")
+
+
+def check_new_cell(obj) -> None:
+    params = list(obj.get_parameters()) if hasattr(obj, "get_parameters") else []
+    if params:
+        raise JitSyntaxError(f"{type(obj).__name__} has Parameters and is created inside a jitted function; "
+                             "layers with Parameters must be created outside it", None,
+                             f"create the {type(obj).__name__} once (e.g. in __init__ or at module level) "
+                             "and call it from the jitted function")
+
+
+def resolve_call(fn, level: str, convert):
+    """``(target, mode)``: the callable to run for ``fn`` and how: "direct", "cell" (a Cell to call
+    with its converted construct), "new" (a class to instantiate and check), "external"."""
+    try:
+        special = BUILTINS.get(fn)
+    except TypeError:  # unhashable callable
+        special = None
+    if special is not None:
+        return special, "direct"
+    cls = type(fn)
+    if cls is types.FunctionType:
+        kind = function_kind(fn)
+        if kind == "user":
+            return convert(fn, syntax_level=level), "direct"
+        return fn, "direct" if kind == "sprout" else "external"
+    if cls is types.MethodType:
+        self_obj = fn.__self__
+        if isinstance(self_obj, Tensor):
+            return fn, "direct"
+        func = fn.__func__
+        if isinstance(func, types.FunctionType):
+            kind = function_kind(func)
+            if kind == "user":
+                return types.MethodType(convert(func, syntax_level=level), self_obj), "direct"
+            return fn, "direct" if kind == "sprout" else "external"
+        return fn, "external"
+    if isinstance(fn, type):
+        if _is_cell_class(fn):
+            return fn, "new"
+        return fn, "direct"
+    if cls is functools.partial:
+        return fn, "partial"
+    if _is_cell(fn):
+        return fn, "cell"
+    if cls.__module__.split(".")[0] == "sprout":
+        return fn, "direct"
+    call = cls.__dict__.get("__call__") or next((c.__dict__["__call__"] for c in cls.__mro__
+                                                 if "__call__" in c.__dict__), None)
+    if isinstance(call, types.FunctionType) and function_kind(call) == "user":
+        return types.MethodType(convert(call, syntax_level=level), fn), "direct"
+    if isinstance(fn, (types.BuiltinFunctionType, types.BuiltinMethodType)):
+        owner = getattr(fn, "__self__", None)
+        if owner is None or isinstance(owner, types.ModuleType):  # a C function of a module (math.sqrt)
+            return fn, "direct" if owner is builtins else "external"
+        return fn, "direct"  # a method of a Python object (list.append, dict.get ...)
+    if cls.__name__ in ("method-wrapper", "wrapper_descriptor", "method_descriptor"):
+        return fn, "direct"
+    return fn, "external"
+
+
+def _is_cell_class(cls: type) -> bool:
+    return any(c.__name__ == "Cell" and c.__module__.startswith("sprout.nn") for c in cls.__mro__)
+
+
+def cell_construct(cell, level: str, convert):
+    """The function to run for ``cell(*args)`` inside converted code."""
+    check_cell_hooks(cell)
+    if cell.__dict__.get("_has_bprop"):
+        return cell  # Cell.__call__ records its custom bprop
+    construct = getattr(type(cell), "construct", None)
+    if isinstance(construct, types.FunctionType) and function_kind(construct) == "user":
+        return types.MethodType(convert(construct, syntax_level=level), cell)
+    return cell

@@ -1,0 +1,207 @@
+"""convert(fn): read the function's source, check and rewrite its AST, compile it with the user's file
+name and line numbers, and rebuild a function over the original globals and closure cells."""
+from __future__ import annotations
+
+import ast
+import functools
+import inspect
+import types
+import warnings
+
+from ...core import dispatch
+from ..errors import JitSyntaxError, JitWarning
+from . import refusals, runtime
+from .convert import CTX, RT, Converter
+from .passes import Names, normalize
+
+SYNTAX_LEVELS = ("STRICT", "LAX", "COMPATIBLE")
+
+# code object -> syntax level -> _Converted (the per-function product of conversion)
+_CACHE: dict = {}
+# every code object produced by conversion (functions defined inside converted code included)
+_CONVERTED_CODES: set = set()
+
+
+class _Converted:
+    __slots__ = ("code", "ctx")
+
+    def __init__(self, code: types.CodeType, ctx: runtime.FunctionContext):
+        self.code, self.ctx = code, ctx
+
+
+class NoSource(Exception):
+    """The function's source is not available (built in C, made by exec, typed at a prompt)."""
+
+
+def is_converted(fn) -> bool:
+    if getattr(fn, "_sp_converted", None) is not None:
+        return True
+    code = getattr(fn, "__code__", None)
+    return code is not None and code in _CONVERTED_CODES
+
+
+def convert(fn, *, syntax_level: str = "LAX"):
+    """Return ``fn`` with tensor-dependent control flow rewritten into ``sprout.ops.control`` calls
+    (see docs/syntax.md). Refused syntax raises a located ``JitSyntaxError``. Functions whose
+    source cannot be read are returned unchanged (they still trace, without tensor control flow)."""
+    level = str(syntax_level).upper()
+    if level not in SYNTAX_LEVELS:
+        raise ValueError(f"jit_syntax_level must be one of {SYNTAX_LEVELS}, got {syntax_level!r}")
+    if isinstance(fn, types.MethodType):
+        return types.MethodType(convert(fn.__func__, syntax_level=level), fn.__self__)
+    if not isinstance(fn, types.FunctionType):
+        raise TypeError(f"convert: expected a Python function, got {type(fn).__name__}")
+    if is_converted(fn):
+        return fn
+    per_code = _CACHE.setdefault(fn.__code__, {})
+    entry = per_code.get(level)
+    if entry is None:
+        try:
+            entry = _build(fn, level)
+        except NoSource:
+            entry = False
+        per_code[level] = entry
+    if entry is False:
+        return fn
+    return _attr_scope(_instantiate(fn, entry))
+
+
+def _attr_scope(fn):
+    """Run ``fn`` inside an AttrWrites collector when a graph is being built and nobody (the jit)
+    collects attribute writes: the traced objects get their attributes back afterwards, so no
+    symbolic tensor leaks out of the trace."""
+    def converted(*args, **kwargs):
+        if runtime.AttrWrites._stack or dispatch.current_builder() is None:
+            return fn(*args, **kwargs)
+        with runtime.AttrWrites() as writes:
+            out = fn(*args, **kwargs)
+        for obj, name, _ in writes.outputs():
+            warnings.warn(f"{type(obj).__name__}.{name} is assigned a tensor inside the jitted function "
+                          f"{fn.__qualname__}; the jit does not write it back after the call", JitWarning,
+                          stacklevel=2)
+        return out
+
+    functools.update_wrapper(converted, fn)
+    converted.__wrapped__ = fn
+    converted._sp_converted = fn
+    return converted
+
+
+def _instantiate(fn: types.FunctionType, entry: _Converted) -> types.FunctionType:
+    code = entry.code
+    orig = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
+    cells = []
+    for name in code.co_freevars:
+        if name == RT:
+            cells.append(types.CellType(runtime))
+        elif name == CTX:
+            cells.append(types.CellType(entry.ctx))
+        elif name in orig:
+            cells.append(orig[name])
+        else:
+            raise JitSyntaxError(f"cannot rebuild the closure of {fn.__qualname__}: no cell for '{name}'",
+                                 None, "define the function at module level")
+    new = types.FunctionType(code, fn.__globals__, fn.__name__, fn.__defaults__, tuple(cells))
+    new.__kwdefaults__ = fn.__kwdefaults__
+    new.__qualname__ = fn.__qualname__
+    new.__module__ = fn.__module__
+    new.__doc__ = fn.__doc__
+    new.__dict__.update(fn.__dict__)
+    new.__dict__.pop("__wrapped__", None)
+    return new
+
+
+def _parse(fn: types.FunctionType) -> tuple[ast.AST, str]:
+    """The function's own FunctionDef (decorators stripped), with the file's line numbers and columns."""
+    code = fn.__code__
+    filename = code.co_filename
+    try:
+        lines, start = inspect.getsourcelines(code)
+    except (OSError, TypeError) as exc:
+        raise NoSource(str(exc)) from None
+    text = "".join(lines)
+    offset = max(start, 1) - 1
+    if lines and lines[0][:1] in (" ", "\t"):  # a method or nested function: parse inside a dummy block
+        text, offset = "if 1:\n" + text, offset - 1
+    try:
+        tree = ast.parse(text, filename)
+    except SyntaxError as exc:
+        raise NoSource(str(exc)) from None
+    ast.increment_lineno(tree, offset)
+    node = _find(tree, fn)
+    if node is None:
+        raise NoSource(f"no definition of {fn.__name__} at {filename}:{code.co_firstlineno}")
+    return node, filename
+
+
+def _find(tree: ast.AST, fn: types.FunctionType):
+    code = fn.__code__
+    argnames = list(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
+    if fn.__name__ == "<lambda>":
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Lambda) and node.lineno == code.co_firstlineno:
+                a = node.args
+                if [x.arg for x in a.posonlyargs + a.args + a.kwonlyargs] == argnames:
+                    fdef = ast.FunctionDef(name="_sp_lambda", args=node.args,
+                                           body=[ast.copy_location(ast.Return(value=node.body), node.body)],
+                                           decorator_list=[], returns=None, type_params=[])
+                    return ast.copy_location(fdef, node)
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == fn.__name__:
+            first = node.decorator_list[0].lineno if node.decorator_list else node.lineno
+            if code.co_firstlineno in (first, node.lineno):
+                node.decorator_list = []
+                return node
+    return None
+
+
+def _build(fn: types.FunctionType, level: str) -> _Converted:
+    node, filename = _parse(fn)
+    refusals.check(node, filename, level, fn)
+    qual = fn.__qualname__.split(".")
+    class_name = qual[-2] if len(qual) >= 2 and qual[-2] != "<locals>" else None
+    names = Names()
+    normalize(node, names)
+    conv = Converter(filename, class_name, names)
+    node = conv.visit(node)
+    freevars = [n for n in fn.__code__.co_freevars]
+    params = [RT, CTX] + freevars
+    factory = ast.FunctionDef(
+        name="_sp_factory",
+        args=ast.arguments(posonlyargs=[], args=[ast.arg(arg=p) for p in params], vararg=None, kwonlyargs=[],
+                           kw_defaults=[], kwarg=None, defaults=[]),
+        body=[node, ast.Return(value=ast.Name(id=node.name, ctx=ast.Load()))],
+        decorator_list=[], returns=None, type_params=[])
+    ast.copy_location(factory, node)
+    module = ast.Module(body=[factory], type_ignores=[])
+    ast.fix_missing_locations(module)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SyntaxWarning)
+        module_code = compile(module, filename, "exec", dont_inherit=True)
+    inner = _find_code(module_code, node.name)
+    _register_codes(module_code)
+    ctx = runtime.FunctionContext(fn.__qualname__, filename, level, conv.locs)
+    return _Converted(inner, ctx)
+
+
+def _find_code(module_code: types.CodeType, name: str) -> types.CodeType:
+    factory = next(c for c in module_code.co_consts if isinstance(c, types.CodeType))
+    return next(c for c in factory.co_consts if isinstance(c, types.CodeType) and c.co_name == name)
+
+
+def _register_codes(code: types.CodeType) -> None:
+    _CONVERTED_CODES.add(code)
+    for c in code.co_consts:
+        if isinstance(c, types.CodeType):
+            _register_codes(c)
+
+
+def show(fn) -> str:
+    """The converted source of ``fn`` (for debugging the converter)."""
+    node, filename = _parse(fn)
+    names = Names()
+    normalize(node, names)
+    qual = fn.__qualname__.split(".")
+    node = Converter(filename, qual[-2] if len(qual) >= 2 else None, names).visit(node)
+    return ast.unparse(ast.fix_missing_locations(node))

@@ -1,0 +1,635 @@
+"""Control flow as ops: Cond and WhileLoop (their bodies are sub-graphs in attrs), with the functional
+helpers ``cond`` / ``while_loop`` that run plain Python on concrete predicates and trace the ops on
+symbolic ones; plus Print (run-time print) and PyCall (a Python function called inside a graph)."""
+from __future__ import annotations
+
+import builtins
+
+import numpy as np
+
+from .. import dtype as mstype
+from ..capture.errors import JitSyntaxError, JitTypeError, JitValueError
+from ..capture.trace import flatten, unflatten, replay, Slot
+from ..core import dispatch
+from ..core.dispatch import bind
+from ..core.op import Op, OpError, register
+from ..core.tensor import Tensor
+from ..core.types import TensorType, type_of
+from ..ir.builder import Tracer, trace_subgraph, user_loc
+
+_NUMBERS = (bool, int, float, np.bool_, np.integer, np.floating)
+
+
+# ---- values that are not defined on every path ------------------------------------------------------
+class Undefined:
+    """A variable that has no value here (assigned only in one branch, or only inside a tensor loop).
+    Using it raises a located error saying why."""
+
+    __slots__ = ("name", "reason", "loc")
+
+    def __init__(self, name: str = "", reason: str = "", loc=None):
+        self.name, self.reason, self.loc = name, reason, loc
+
+    def error(self) -> JitSyntaxError:
+        what = f"'{self.name}'" if self.name else "a variable"
+        return JitSyntaxError(f"{what} is not defined here: {self.reason or 'it is never assigned'}", self.loc,
+                              "assign it before the if/while, or in every branch")
+
+    def __repr__(self) -> str:
+        return f"<undefined {self.name}>"
+
+    def __getattr__(self, item):
+        raise self.error()
+
+
+def _raise_undefined(self, *args, **kwargs):
+    raise self.error()
+
+
+for _dunder in ("add radd sub rsub mul rmul truediv rtruediv floordiv rfloordiv mod rmod pow rpow matmul rmatmul "
+                "neg pos abs invert lt le gt ge getitem setitem call iter len bool int float index and or xor "
+                "rand ror rxor lshift rshift").split():
+    setattr(Undefined, f"__{_dunder}__", _raise_undefined)
+
+UNDEF = Undefined()
+
+
+def is_symbolic(x) -> bool:
+    return isinstance(x, Tracer)
+
+
+def _is_value_leaf(x) -> bool:
+    return isinstance(x, (Tensor, Undefined) + _NUMBERS)
+
+
+def _is_tensor(x) -> bool:
+    return isinstance(x, Tensor)
+
+
+def _scalar_type(v) -> TensorType:
+    if isinstance(v, (bool, np.bool_)):
+        return TensorType((), mstype.bool_)
+    if isinstance(v, (int, np.integer)):
+        return TensorType((), mstype.int64)
+    return TensorType((), mstype.float32)
+
+
+def _const_tensor(value, t: TensorType) -> Tensor:
+    if any(d is None for d in t.shape):
+        raise JitTypeError(f"cannot make a constant of dynamic shape {t}", user_loc(3))
+    return Tensor(np.full(t.shape, value, dtype=t.dtype.np))
+
+
+def truth(value, loc=None) -> bool:
+    """Python truth of a concrete condition (a Tensor must hold one element)."""
+    if isinstance(value, Tensor):
+        if value.size != 1:
+            raise JitValueError(f"a tensor of shape {list(value.shape)} used as a condition is ambiguous",
+                                loc or user_loc(2), "reduce it first: use .any() or .all()")
+        return bool(value.asnumpy())
+    return bool(value)
+
+
+def _predicate(pred, loc) -> Tensor:
+    """A symbolic condition as a 0-d bool tensor (one element required)."""
+    shape = pred.shape
+    if any(d is not None and d != 1 for d in shape) or (any(d is None for d in shape)):
+        raise JitValueError(f"a tensor of shape {list(shape)} used as a condition must have exactly one element",
+                            loc, "reduce it first: use .any() or .all()")
+    from . import functional as F
+
+    if shape:
+        pred = F.reshape(pred, ())
+    if pred.dtype is not mstype.bool_:
+        pred = F.cast(pred, mstype.bool_)
+    return pred
+
+
+def _same_spec(a, b) -> bool:
+    if isinstance(a, Slot) or isinstance(b, Slot):
+        return isinstance(a, Slot) and isinstance(b, Slot) and a.index == b.index
+    if a[0] != b[0]:
+        return False
+    if a[0] == "const":
+        x, y = a[1], b[1]
+        if x is y:
+            return True
+        try:
+            return type(x) is type(y) and bool(x == y)
+        except Exception:  # noqa: BLE001 - incomparable objects are different
+            return False
+    if a[1] is not b[1] or len(a[2]) != len(b[2]):
+        return False
+    if a[0] == "dict":
+        return all(ka == kb and _same_spec(va, vb) for (ka, va), (kb, vb) in zip(a[2], b[2]))
+    return all(_same_spec(x, y) for x, y in zip(a[2], b[2]))
+
+
+def _leaf_names(tree, names) -> list[str]:
+    """A readable name per flattened leaf: the variable it belongs to (``names`` per top-level item)."""
+    if names is not None and isinstance(tree, tuple) and len(tree) == len(names):
+        out: list[str] = []
+        for name, item in zip(names, tree):
+            out += [name] * len(_flat(item))
+        return out
+    return ["the result"] * len(_flat(tree))
+
+
+def _flat(tree) -> list:
+    leaves: list = []
+    flatten(tree, leaves, _is_value_leaf)
+    return leaves
+
+
+# ---- Cond -----------------------------------------------------------------------------------------
+def _cond_impl(pred, *args, **attrs):
+    n_then = attrs["n_then"]
+    if bool(np.asarray(pred)):
+        return tuple(attrs["then"](*args[:n_then]))[:attrs["n_out"]]
+    return tuple(attrs["else"](*args[n_then:]))[:attrs["n_out"]]
+
+
+def _cond_infer(pred, *args, **attrs):
+    if isinstance(pred, TensorType) and any(d is not None and d != 1 for d in pred.shape):
+        raise OpError(f"Cond: the predicate must have one element, got shape {list(pred.shape)}")
+    return tuple(attrs["then"].output_types)
+
+
+def _float(x) -> bool:
+    return isinstance(x, Tensor) and x.dtype.is_float
+
+
+def graph_vjp(graph, args, douts) -> list:
+    """Gradients of ``graph``'s outputs (weighted by ``douts``) w.r.t. each of ``args`` (None for
+    non-float ones), by replaying the graph under a tape; works eagerly and while building a graph."""
+    from ..autodiff.tape import Tape
+    from . import functional as F
+
+    tape = Tape()
+    aliases = [F.identity(a) if isinstance(a, Tensor) else a for a in args]
+    for a in aliases:
+        if _float(a):
+            tape.watch(a)
+    dispatch.push_tape(tape)
+    try:
+        outs = replay(graph, aliases)[:len(graph.outputs)]
+    finally:
+        dispatch.pop_tape(tape)
+    pairs = [(o, d) for o, d in zip(outs, douts) if d is not None and isinstance(o, Tensor) and tape.is_live(o)]
+    table = tape.backward([o for o, _ in pairs], [d for _, d in pairs]) if pairs else {}
+    return [table.get(id(a)) if _float(a) else None for a in aliases]
+
+
+def _cond_bprop(pred, *rest, **attrs):
+    from . import functional as F
+
+    args, dout = rest[:-2], rest[-1]
+    douts = list(dout) if isinstance(dout, (tuple, list)) else [dout]
+    n_then = attrs["n_then"]
+    diff = [i for i, a in enumerate(args) if _float(a)]
+    if not diff:
+        return (None,) * (1 + len(args))
+
+    def side(graph, lo, hi):
+        def fn():
+            g = graph_vjp(graph, args[lo:hi], douts)
+            full = [None] * len(args)
+            full[lo:hi] = g
+            return tuple(F.zeros_like(args[i]) if full[i] is None else full[i] for i in diff)
+        return fn
+
+    grads = cond(pred, side(attrs["then"], 0, n_then), side(attrs["else"], n_then, len(args)))
+    out = [None] * len(args)
+    for i, g in zip(diff, grads):
+        out[i] = g
+    return (None, *out)
+
+
+COND = register(Op("Cond", _cond_impl, _cond_infer, _cond_bprop, kind="control", n_out=-1,
+                   doc="outputs = then(*args[:n_then]) if pred else else(*args[n_then:])"))
+
+
+def cond(pred, then_fn, else_fn, *operands, names=None, loc=None):
+    """``then_fn(*operands)`` if ``pred`` else ``else_fn(*operands)``. With a concrete predicate only the
+    taken branch runs; with a symbolic one both branches are traced into a Cond node. The branches'
+    results must have one structure; tensors in them must agree in shape and dtype (a Python number
+    facing a tensor is converted to it; numbers that differ become tensors)."""
+    if not is_symbolic(pred):
+        return then_fn(*operands) if truth(pred, loc) else else_fn(*operands)
+    loc = loc or user_loc(2)
+    pred = _predicate(pred, loc)
+    op_leaves: list = []
+    op_spec = flatten(operands, op_leaves, _is_tensor)
+    in_types = [type_of(t) for t in op_leaves]
+    record: dict = {}
+    fns = {"then": then_fn, "else": else_fn}
+    fixes: dict = {"then": {}, "else": {}}
+
+    def tracer_for(side, plan):
+        def traced(*ts):
+            out = _apply_fix(fns[side](*unflatten(op_spec, list(ts))), fixes[side])
+            leaves: list = []
+            spec = flatten(out, leaves, _is_value_leaf)
+            record[side] = (spec, leaves, out)
+            if plan is None:
+                return [x for x in leaves if isinstance(x, Tensor)]
+            return [_coerce(leaves[i], t) for i, t in plan]
+        return traced
+
+    graphs = {side: trace_subgraph(tracer_for(side, None), in_types, f"cond_{side}")[0] for side in fns}
+    if names is not None and _branch_fixes(record["then"][2], record["else"][2], names, fixes):
+        graphs = {side: trace_subgraph(tracer_for(side, None), in_types, f"cond_{side}")[0] for side in fns}
+    (t_spec, t_leaves, t_out), (e_spec, e_leaves, _) = record["then"], record["else"]
+    leaf_names = _leaf_names(t_out, names)
+    if not _same_spec(t_spec, e_spec) or len(t_leaves) != len(e_leaves):
+        what = ", ".join(names) if names else "the result"
+        raise JitTypeError(f"the two branches of this if give different kinds of values for {what}", loc,
+                           "make both branches assign the same names with values of the same structure")
+    plan, final = _cond_plan(t_leaves, e_leaves, leaf_names, loc)
+    for side, leaves in (("then", t_leaves), ("else", e_leaves)):
+        natural = [(i, None) for i, x in enumerate(leaves) if isinstance(x, Tensor)]
+        wanted = [(i, t if not isinstance(leaves[i], Tensor) else None) for i, t in plan]
+        if natural != wanted:
+            graphs[side] = trace_subgraph(tracer_for(side, plan), in_types, f"cond_{side}")[0]
+    g_then, g_else = graphs["then"], graphs["else"]
+    for g in (g_then, g_else):
+        if g.updates:
+            raise JitSyntaxError("an in-place update (ops.assign / an optimizer step) inside a branch that depends "
+                                 "on a tensor is not supported", loc, "compute the new value in the branch and "
+                                 "assign it after the if")
+    for (i, _), a, b in zip(plan, g_then.output_types, g_else.output_types):
+        if a != b:
+            raise JitTypeError(f"'{leaf_names[i]}' is {a} in the then-branch but {b} in the else-branch of this if",
+                               loc, "both branches must give it the same shape and dtype")
+    then_in = list(op_leaves) + list(g_then.captured)
+    else_in = list(op_leaves) + list(g_else.captured)
+    outs = bind(COND, (pred, *then_in, *else_in),
+                {"then": g_then, "else": g_else, "n_then": len(then_in), "n_out": len(plan)})
+    it = iter(outs)
+    leaves = [next(it) if x is _OUT else x for x in final]
+    return unflatten(t_spec, leaves)
+
+
+_OUT = object()
+
+
+def _branch_fixes(t_out, e_out, names, fixes) -> bool:
+    """A variable defined in one branch only becomes undefined after the if; the generated return-value
+    carrier (``_sp_retval``, read only when its flag says the branch returned) gets zeros instead."""
+    if not (isinstance(t_out, tuple) and isinstance(e_out, tuple) and len(t_out) == len(e_out) == len(names)):
+        return False
+    changed = False
+    for i, (a, b) in enumerate(zip(t_out, e_out)):
+        ua, ub = isinstance(a, Undefined), isinstance(b, Undefined)
+        if ua == ub:
+            continue
+        if names[i].startswith("_sp_retval"):
+            fixes["then" if ua else "else"][i] = b if ua else a
+        else:
+            fixes["then"][i] = fixes["else"][i] = None
+        changed = True
+    return changed
+
+
+def _apply_fix(out, fix: dict):
+    if not fix:
+        return out
+    items = list(out)
+    for i, template in fix.items():
+        items[i] = UNDEF if template is None else zeros_like_tree(template)
+    return tuple(items)
+
+
+def zeros_like_tree(tree):
+    """``tree`` with every tensor replaced by zeros of its type and every number by 0 of its type."""
+    leaves: list = []
+    spec = flatten(tree, leaves, _is_value_leaf)
+    out = []
+    for x in leaves:
+        if isinstance(x, Tensor):
+            out.append(_const_tensor(0, type_of(x)))
+        elif isinstance(x, Undefined):
+            out.append(x)
+        else:
+            out.append(type(x)(0))
+    return unflatten(spec, out)
+
+
+def _cond_plan(t_leaves, e_leaves, leaf_names, loc):
+    """Which leaves become Cond outputs (with the type a Python number must be converted to), and the
+    final leaf list (``_OUT`` where an output goes, else a constant or an Undefined)."""
+    plan, final = [], []
+    for i, (a, b) in enumerate(zip(t_leaves, e_leaves)):
+        if isinstance(a, Undefined) or isinstance(b, Undefined):
+            side = "then" if isinstance(b, Undefined) else "else"
+            final.append(Undefined(leaf_names[i], f"it is assigned only in the {side}-branch of a tensor if", loc))
+            continue
+        ta, tb = isinstance(a, Tensor), isinstance(b, Tensor)
+        if ta and tb:
+            plan.append((i, None))
+        elif ta or tb:
+            plan.append((i, type_of(a if ta else b)))
+        elif type(a) is type(b) and a == b:
+            final.append(a)
+            continue
+        else:
+            ty = _scalar_type(a if isinstance(a, float) else b)
+            if isinstance(a, (bool, np.bool_)) != isinstance(b, (bool, np.bool_)):
+                ty = _scalar_type(1.0 if isinstance(a, float) or isinstance(b, float) else 1)
+            plan.append((i, ty))
+        final.append(_OUT)
+    return plan, final
+
+
+def _coerce(x, t: TensorType | None):
+    """A branch/loop result as a tensor of type ``t`` (Python numbers become constants)."""
+    if t is None or isinstance(x, Tensor):
+        if t is not None and x.dtype is not t.dtype and not is_symbolic(x):
+            return Tensor(x.asnumpy().astype(t.dtype.np))
+        return x
+    if isinstance(x, Undefined):
+        raise x.error()
+    return _const_tensor(x, t)
+
+
+# ---- Print ----------------------------------------------------------------------------------------
+def _print_impl(template, *arrays):
+    parts = []
+    for item in template:
+        if item[0] == "s":
+            parts.append(item[1])
+        else:
+            t = Tensor(np.asarray(arrays[item[1]]))
+            parts.append(repr(t) if item[2] == "repr" else str(t))
+    builtins.print("".join(parts), end="", flush=True)
+    return np.zeros((), np.int32)
+
+
+PRINT = register(Op("Print", _print_impl, lambda template, *types: TensorType((), mstype.int32),
+                    kind="effect", side_effect=True, doc="print the inputs when the graph runs"))
+
+
+def print_(*args, sep=" ", end="\n", file=None, flush=False):
+    """``print`` that, while a graph is built, becomes a Print node (tensors print their run-time value)."""
+    if dispatch.current_builder() is None or file is not None:
+        return builtins.print(*args, sep=sep, end=end, file=file, flush=flush)
+    frags: list = []
+    tensors: list = []
+
+    def emit(x, top: bool):
+        if isinstance(x, Tensor):
+            tensors.append(x)
+            frags.append(("t", len(tensors) - 1, "str" if top else "repr"))
+        elif isinstance(x, (tuple, list)) and any(isinstance(v, Tensor) for v in _flat(x)):
+            frags.append(("s", "(" if isinstance(x, tuple) else "["))
+            for j, v in enumerate(x):
+                if j:
+                    frags.append(("s", ", "))
+                emit(v, False)
+            frags.append(("s", ("," if isinstance(x, tuple) and len(x) == 1 else "")
+                          + (")" if isinstance(x, tuple) else "]")))
+        else:
+            frags.append(("s", str(x) if top else repr(x)))
+
+    for j, a in enumerate(args):
+        if j:
+            frags.append(("s", sep))
+        emit(a, True)
+    frags.append(("s", end))
+    # the template (("s", text) | ("t", input index, "str" | "repr") fragments) goes first: a
+    # side-effect op's first input must not be a tensor (the builder would treat it as updated)
+    bind(PRINT, (tuple(frags), *tensors), {})
+    return None
+
+
+# ---- PyCall ---------------------------------------------------------------------------------------
+class PyFunc:
+    """A Python function called inside a graph on NumPy values (jit_syntax_level=LAX fallback)."""
+
+    def __init__(self, fn, in_spec):
+        self.fn, self.in_spec = fn, in_spec
+        self.out_spec = None
+        self.out_types: tuple = ()
+
+    def __repr__(self) -> str:
+        return f"PyFunc({getattr(self.fn, '__qualname__', self.fn)!r})"
+
+    def run(self, arrays):
+        args, kwargs = unflatten(self.in_spec, list(arrays))
+        with np.errstate(all="ignore"):
+            return self.fn(*args, **kwargs)
+
+
+def _pycall_impl(func: PyFunc, *arrays):
+    out = func.run(arrays)
+    leaves: list = []
+    flatten(out, leaves, lambda x: isinstance(x, (np.ndarray, np.generic) + _NUMBERS))
+    return tuple(np.asarray(x) for x in leaves)
+
+
+PYCALL = register(Op("PyCall", _pycall_impl, lambda func, *types: func.out_types, kind="opaque", n_out=-1,
+                     side_effect=True, doc="call a Python function on NumPy values when the graph runs"))
+
+
+def py_call(fn, args: tuple, kwargs: dict):
+    """Call ``fn`` now if no argument is symbolic, else add a PyCall node (its output types come from
+    one call on zero-filled arrays of the input types while the graph is built)."""
+    leaves: list = []
+    spec = flatten((tuple(args), dict(kwargs)), leaves, _is_tensor)
+    if not any(is_symbolic(x) for x in leaves):
+        return fn(*args, **kwargs)
+    func = PyFunc(fn, spec)
+    probe = [np.zeros(tuple(1 if d is None else d for d in x.shape), x.dtype.np) for x in leaves]
+    with dispatch.no_builder():
+        out = func.run(probe)
+    out_leaves: list = []
+    func.out_spec = flatten(out, out_leaves, lambda x: isinstance(x, (np.ndarray, np.generic) + _NUMBERS))
+    func.out_types = tuple(type_of(np.asarray(x)) for x in out_leaves)
+    outs = bind(PYCALL, (func, *leaves), {})
+    return unflatten(func.out_spec, list(outs))
+
+
+
+# ---- WhileLoop ------------------------------------------------------------------------------------
+def _while_impl(*args, **attrs):
+    n, k = attrs["n_vars"], attrs["n_cond"]
+    cond_fn, body_fn = attrs["cond"], attrs["body"]
+    state = list(args[:n])
+    ccap, bcap = args[n:n + k], args[n + k:]
+    record = attrs.get("history", False)
+    hist: list = [[] for _ in range(n)] if record else []
+    count = 0
+    while bool(np.asarray(cond_fn(*state, *ccap)[0])):
+        if record:
+            for j in range(n):
+                hist[j].append(np.asarray(state[j]))
+        state = list(body_fn(*state, *bcap)[:n])
+        count += 1
+    if not record:
+        return tuple(state)
+    stacks = [np.stack(h) if h else np.zeros((0,) + np.shape(s), np.asarray(s).dtype) for h, s in zip(hist, state)]
+    return (*state, np.asarray(count, np.int64), *stacks)
+
+
+def _while_infer(*types, **attrs):
+    outs = tuple(attrs["body"].output_types[:attrs["n_vars"]])
+    if attrs.get("history", False):
+        outs += (TensorType((), mstype.int64),) + tuple(TensorType((None,) + t.shape, t.dtype) for t in outs)
+    return outs
+
+
+def _while_bprop(*rest, **attrs):
+    """Re-run the loop recording every iteration's state (and the trip count), then run the body's
+    vector-Jacobian product backwards over the recorded states in a second loop."""
+    from . import functional as F
+
+    inputs, dout = rest[:-2], rest[-1]
+    n, k = attrs["n_vars"], attrs["n_cond"]
+    douts = list(dout) if isinstance(dout, (tuple, list)) else [dout]
+    bcap = list(inputs[n + k:])
+    body = attrs["body"]
+    fwd = bind(WHILE_LOOP, tuple(inputs), {**attrs, "history": True})
+    count, stacks = fwd[n], fwd[n + 1:]
+    dvars = [F.zeros_like(v) if d is None else d for v, d in zip(fwd[:n], douts)]
+    dcaps = [F.zeros_like(c) for c in bcap if _float(c)]
+    cap_diff = [i for i, c in enumerate(bcap) if _float(c)]
+
+    def rcond(i, *_):
+        return F.greater(i, 0)
+
+    def rbody(i, *carry):
+        j = F.sub(i, 1)
+        state = [s[j] for s in stacks]
+        dv, dc = carry[:n], carry[n:]
+        g = graph_vjp(body, state + bcap, dv)
+        new_dv = [F.zeros_like(v) if gv is None else gv for v, gv in zip(state, g[:n])]
+        new_dc = [F.add(acc, g[n + ci]) if g[n + ci] is not None else acc for acc, ci in zip(dc, cap_diff)]
+        return (j, *new_dv, *new_dc)
+
+    final = while_loop(rcond, rbody, (count, *dvars, *dcaps))
+    d_init = [g if _float(v) else None for v, g in zip(inputs[:n], final[1:1 + n])]
+    d_caps = [None] * len(bcap)
+    for ci, g in zip(cap_diff, final[1 + n:]):
+        d_caps[ci] = g
+    return (*d_init, *([None] * k), *d_caps)
+
+
+WHILE_LOOP = register(Op("WhileLoop", _while_impl, _while_infer, _while_bprop, kind="control", n_out=-1,
+                         doc="state = init; while cond(*state, *cond_captured): state = body(*state, *body_captured)"))
+
+
+def while_loop(cond_fn, body_fn, init, *, names=None, live_out=None, loc=None) -> tuple:
+    """``state = init; while cond_fn(*state): state = body_fn(*state)``; returns the final state (a tuple).
+    Iterations whose condition is a Python value run as Python (unrolled while a graph is built); once
+    the condition is symbolic the rest of the loop becomes one WhileLoop node. Loop variables that
+    start as Python numbers become tensors (their dtype/shape may widen to what the body produces);
+    ``Undefined`` ones are carried (zero-initialised) only if their name is in ``live_out``."""
+    state = tuple(init)
+    while True:
+        t = cond_fn(*state)
+        if is_symbolic(t):
+            break
+        if not truth(t, loc):
+            return state
+        state = tuple(body_fn(*state))
+    return _symbolic_while(cond_fn, body_fn, state, names, live_out, loc or user_loc(2))
+
+
+def _symbolic_while(cond_fn, body_fn, state, names, live_out, loc):
+    leaves: list = []
+    spec = flatten(state, leaves, _is_value_leaf)
+    leaf_names = _leaf_names(state, names)
+    live = set(live_out) if live_out is not None else set(leaf_names)
+    carry: dict = {}
+    weak: set = set()
+    for i, x in enumerate(leaves):
+        if isinstance(x, Tensor):
+            carry[i] = type_of(x)
+        elif not isinstance(x, Undefined):
+            carry[i], _ = _scalar_type(x), weak.add(i)
+    record: dict = {}
+    for _ in range(4):
+        order = sorted(carry)
+        in_types = [carry[i] for i in order]
+
+        def body_traced(*ts, order=order):
+            cur = list(leaves)
+            for i, t in zip(order, ts):
+                cur[i] = t
+            out = tuple(body_fn(*unflatten(spec, cur)))
+            record["out"] = out
+            out_leaves: list = []
+            record["spec"] = flatten(out, out_leaves, _is_value_leaf)
+            record["leaves"] = out_leaves
+            if len(out_leaves) != len(leaves):
+                return []
+            return [_coerce(out_leaves[i], carry[i]) for i in order]
+
+        g_body, out_types = trace_subgraph(body_traced, in_types, "while_body")
+        if not _same_spec(spec, record["spec"]) or len(record["leaves"]) != len(leaves):
+            fixed = _structured_undefined(state, record["out"], names, live)
+            if fixed is not None:
+                return _symbolic_while(cond_fn, body_fn, fixed, names, live_out, loc)
+            raise JitTypeError("the body of this while loop changes the structure of its loop variables", loc,
+                               "keep each loop variable a tensor (or a tuple of tensors) of a fixed structure")
+        changed = False
+        for i, t in zip(order, out_types):
+            if t != carry[i]:
+                if i in weak and t.dtype is not None:
+                    carry[i], changed = t, True
+                else:
+                    raise JitTypeError(f"loop variable '{leaf_names[i]}' changes from {carry[i]} to {t} in the body "
+                                       "of this while loop", loc, "a loop variable must keep its shape and dtype")
+        for i, x in enumerate(record["leaves"]):
+            if i not in carry and isinstance(leaves[i], Undefined) and leaf_names[i] in live and \
+                    isinstance(x, Tensor):
+                carry[i], changed = type_of(x), True
+                weak.add(i)
+        if not changed:
+            break
+    else:
+        raise JitTypeError("the loop variables of this while loop do not settle on fixed types", loc)
+    if g_body.updates:
+        raise JitSyntaxError("an in-place update (ops.assign / an optimizer step) inside a while loop on a tensor "
+                             "condition is not supported", loc, "carry the value as a loop variable instead")
+
+    def cond_traced(*ts):
+        cur = list(leaves)
+        for i, t in zip(order, ts):
+            cur[i] = t
+        p = cond_fn(*unflatten(spec, cur))
+        if not isinstance(p, Tensor):
+            p = Tensor(bool(p))
+        return [_predicate(p, loc)]
+
+    g_cond, _ = trace_subgraph(cond_traced, in_types, "while_cond")
+    inits = []
+    for i in order:
+        x = leaves[i]
+        if isinstance(x, Undefined):
+            x = _const_tensor(0, carry[i])
+        elif not isinstance(x, Tensor):
+            x = _const_tensor(x, carry[i])
+        inits.append(x)
+    outs = bind(WHILE_LOOP, (*inits, *g_cond.captured, *g_body.captured),
+                {"cond": g_cond, "body": g_body, "n_vars": len(order), "n_cond": len(g_cond.captured),
+                 "history": False})
+    final = list(leaves)
+    for i, o in zip(order, outs):
+        final[i] = o
+    for i in range(len(leaves)):
+        if i not in carry:
+            final[i] = Undefined(leaf_names[i], "it is assigned only inside a while loop on a tensor condition", loc)
+    return unflatten(spec, final)
+
+
+def _structured_undefined(state, out, names, live):
+    """Loop variables undefined before the loop that the body sets to a tuple/list: start them as
+    zeros of that structure (None when that does not explain the mismatch)."""
+    if names is None or len(out) != len(state):
+        return None
+    new, changed = list(state), False
+    for i, (a, b) in enumerate(zip(state, out)):
+        if isinstance(a, Undefined) and names[i] in live and isinstance(b, (tuple, list)):
+            new[i], changed = zeros_like_tree(b), True
+    return tuple(new) if changed else None
