@@ -1,0 +1,528 @@
+"""PIJit at run time: guarded entries per (code object, resume offset), segment compilation, the
+replay loop (compiled segment, Python instruction, compiled segment ...) and the public report."""
+from __future__ import annotations
+
+import functools
+import linecache
+import types
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ... import context
+from ...autodiff.tape import record_custom
+from ...core import dispatch
+from ...core.tensor import Tensor
+from ...ir.builder import Tracer
+from ..errors import JitSyntaxError, SourceLoc
+from . import py311
+from .capture import Capture, Break, _is_cell, _is_library_code, _is_sprout
+from .executor import UNBOUND, Frame, Real
+from .guards import SymIter, build_check, path_key, build_exit, guard_text
+from .py311 import NULL
+
+# entries kept per resume point (LRU); ask for a context flag "pijit_cache_size" to replace it
+CACHE_SIZE = 16
+_new = object.__new__
+EMPTY: list = []
+
+
+class GraphBreakError(JitSyntaxError):
+    """``fullgraph=True`` and the function has a graph break: file:line, the source line and why."""
+
+
+# ---- report ------------------------------------------------------------------------------------------
+@dataclass
+class BreakRecord:
+    reason: str
+    filename: str
+    lineno: int
+    source: str
+    count: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.filename}:{self.lineno}: {self.reason} (x{self.count})\n    {self.source.strip()}"
+
+
+@dataclass
+class GuardFailure:
+    function: str
+    guard: str
+    filename: str
+    lineno: int
+    count: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.function} ({self.filename}:{self.lineno}): guard failed: {self.guard} (x{self.count})"
+
+
+@dataclass
+class Report:
+    """Counters and records of PIJit activity (public API, asserted by tests)."""
+
+    captures: int = 0          # symbolic executions (one per new entry)
+    compiles: int = 0          # graphs compiled (segments with tensor work)
+    hits: int = 0              # calls / resumes that found a matching entry
+    misses: int = 0            # lookups that found no matching entry
+    evictions: int = 0         # entries dropped by the LRU
+    python_steps: int = 0      # instructions run as Python between segments
+    breaks: dict = field(default_factory=dict)          # (file, line, reason) -> BreakRecord
+    guard_failures: dict = field(default_factory=dict)  # (function, guard) -> GuardFailure
+
+    @property
+    def graph_breaks(self) -> list:
+        return list(self.breaks.values())
+
+    @property
+    def n_breaks(self) -> int:
+        return sum(b.count for b in self.breaks.values())
+
+    def text(self) -> str:
+        lines = [f"PIJit: {self.captures} captures, {self.compiles} compiles, {self.hits} hits, {self.misses} misses, "
+                 f"{self.evictions} evictions, {self.python_steps} Python steps"]
+        lines += ["graph break: " + str(b) for b in self.breaks.values()]
+        lines += [str(g) for g in self.guard_failures.values()]
+        return "\n".join(lines)
+
+    __str__ = text
+
+
+_REPORT = Report()
+
+
+def report() -> Report:
+    """The process-wide PIJit report (every jitted function adds to it)."""
+    return _REPORT
+
+
+def reset_report() -> None:
+    global _REPORT
+    _REPORT = Report()
+    for rt in _RUNTIMES.values():
+        rt.report = Report()
+
+
+def _loc(code: types.CodeType, offset: int) -> SourceLoc:
+    line, col, end = py311.positions(code, offset)
+    line = line or code.co_firstlineno
+    return SourceLoc(code.co_filename, line, col, linecache.getline(code.co_filename, line), end)
+
+
+# ---- entries -------------------------------------------------------------------------------------------
+class Entry:
+    """One captured segment: ``check`` (guards + input fetch), the compiled graph, ``exit`` (rebuilds
+    the frame or the return value), and what follows (return, or the Python instruction at ``pc``)."""
+
+    __slots__ = ("check", "fn", "exit", "ret", "pc", "kwnames", "n_out", "updates", "vjp", "guards", "graph",
+                 "const_outs", "hits")
+
+    def run(self, L, S, E, inputs):
+        fn = self.fn
+        if fn is None:
+            return self.exit(L, S, E, EMPTY)
+        res = fn(*[t._data for t in inputs])
+        n = self.n_out
+        if n == 1 and not self.updates and not self.const_outs:
+            a = res[0]
+            t = _new(Tensor)
+            t._data = a if a.__class__ is np.ndarray else np.asarray(a)
+            if dispatch._tapes:
+                record_custom(tuple(inputs), t, self.vjp)
+            return self.exit(L, S, E, (t,))
+        outs = []
+        for k in range(n):
+            a = res[k]
+            t = _new(Tensor)
+            t._data = a if a.__class__ is np.ndarray else np.asarray(a)
+            outs.append(t)
+        if self.const_outs:
+            for k in self.const_outs:
+                outs[k]._data = np.array(outs[k]._data)
+        if self.updates:
+            for k, idx in enumerate(self.updates):
+                v = res[n + k]
+                inputs[idx]._data = v if v.__class__ is np.ndarray else np.asarray(v)
+        if dispatch._tapes and n:
+            record_custom(tuple(inputs), outs[0] if n == 1 else tuple(outs), self.vjp)
+        return self.exit(L, S, E, outs)
+
+
+def _make_vjp(graph, n_out):
+    def vjp(args, out, dout):
+        from ...autodiff.tape import Tape
+        from ...ops import functional as F
+        from ..trace import replay
+
+        tape = Tape()
+        aliases = [F.identity(a) for a in args]
+        for a in aliases:
+            if a.dtype.is_float:
+                tape.watch(a)
+        dispatch.push_tape(tape)
+        try:
+            outs = replay(graph, aliases)[:n_out]
+        finally:
+            dispatch.pop_tape(tape)
+        douts = list(dout) if isinstance(dout, tuple) else [dout]
+        table = tape.backward(outs, douts)
+        return tuple(table.get(id(a)) for a in aliases)
+
+    return vjp
+
+
+def _build_entry(cap: Capture, kind: str, payload) -> Entry:
+    from ...backend.pycodegen import generate
+    from ...passes import run_pipeline
+
+    outs: list = []
+    out_index: dict = {}
+    memo: dict = {}
+    conv, fresh = cap.conv_src, cap.fresh_ids
+
+    def recipe(v):
+        if v is UNBOUND:
+            return ("U",)
+        if v is NULL or v is None or v.__class__ in (bool, int, float, str):
+            return ("K", v)
+        i = id(v)
+        r = memo.get(i)
+        if r is not None:
+            return r
+        if isinstance(v, Tracer):
+            p = conv.get(i)
+            if p is not None and cap.input_var.get(i) is v._var:
+                r = ("P", p)
+            else:
+                if i not in out_index:
+                    out_index[i] = len(outs)
+                    outs.append(v)
+                r = ("O", out_index[i])
+        elif i in conv:
+            r = ("P", conv[i])
+        elif isinstance(v, list):
+            r = ("LST", [])
+            memo[i] = r
+            r[1].extend(recipe(x) for x in v)
+        elif isinstance(v, tuple):
+            r = ("T", type(v), [recipe(x) for x in v])
+        elif isinstance(v, dict):
+            r = ("DCT", [])
+            memo[i] = r
+            r[1].extend((k, recipe(x)) for k, x in v.items())
+        elif isinstance(v, SymIter):
+            r = ("IT", ("LST", [recipe(x) for x in v.items]), v.pos)
+        elif isinstance(v, (types.MethodType, types.BuiltinMethodType)) and \
+                not isinstance(getattr(v, "__self__", None), (types.ModuleType, type(None))):
+            r = ("GA", recipe(v.__self__), v.__name__)
+        elif isinstance(v, types.CellType) and i in fresh:
+            try:
+                r = ("CELL", recipe(v.cell_contents))
+            except ValueError:
+                r = ("CELL", None)
+        elif isinstance(v, types.FunctionType) and i in fresh:
+            r = ("FN", v.__code__, v.__globals__, v.__name__,
+                 recipe(v.__defaults__) if v.__defaults__ is not None else None,
+                 [recipe(c) for c in (v.__closure__ or ())],
+                 recipe(v.__kwdefaults__) if v.__kwdefaults__ is not None else None)
+        else:
+            r = ("K", v)
+        memo[i] = r
+        return r
+
+    f = cap.top
+    e = Entry()
+    e.hits = 0
+    if kind == "return":
+        ret_r = recipe(payload)
+        e.ret, e.pc, e.kwnames = True, None, ()
+        exit_args = (None, None, ret_r, UNBOUND)
+    else:
+        loc_r = [("P", ("L", k)) if k not in cap.converted_slots and v is cap.orig[k] else recipe(v)
+                 for k, v in enumerate(f.locals)]
+        stk_r = [recipe(v) for v in f.stack]
+        exc_r = recipe(f.exc) if f.exc is not None else None
+        e.ret, e.pc, e.kwnames = False, payload, f.kwnames
+        exit_args = (loc_r, stk_r, None, UNBOUND, exc_r)
+    graph = cap.builder.finish(outs)
+    e.fn, e.graph, e.vjp, e.updates, e.const_outs, e.n_out = None, None, None, (), (), len(outs)
+    inputs: list = []
+    if outs or graph.updates:
+        graph = run_pipeline(graph)
+        e.graph = graph
+        e.fn = generate(graph).function("graph_fn")
+        for v in graph.inputs:
+            src = cap.builder.sources.get(v.uid)
+            inputs.append(("H", src[1]) if isinstance(src, tuple) and src[0] == "param" else src)
+        pos = {v.uid: k for k, v in enumerate(graph.inputs)}
+        e.updates = tuple(pos[t.uid] for t, _ in graph.updates)
+        e.const_outs = tuple(k for k, o in enumerate(graph.outputs)
+                             if not hasattr(o, "uid") or o.uid in pos)
+        e.vjp = _make_vjp(graph, len(outs))
+    e.check = build_check(cap.guards, inputs)
+    e.exit = build_exit(*exit_args)
+    e.guards = list(cap.guards)
+    return e
+
+
+# ---- per-code runtime ----------------------------------------------------------------------------------
+class CodeRuntime:
+    """The entries of one code object, keyed by the offset where a segment starts (0 = the call)."""
+
+    def __init__(self, code: types.CodeType, fullgraph: bool = False):
+        self.code = code
+        self.fullgraph = fullgraph
+        self.entries: dict[int, list] = {0: []}
+        self.first = self.entries[0]
+        self.arity = py311.simple_arity(code)
+        self.pad = [UNBOUND] * (py311.n_localsplus(code) - max(self.arity, 0))
+        self.exc_table = py311.exception_table(code)
+        self.shapes: dict = {}
+        self.no_dynamic: set = set()
+        self.float_inputs: dict = {}   # pc -> path keys of floats that are graph inputs there
+        self.report = Report()
+
+    # -- dynamic shapes
+    def dynamic_axes(self, pc: int) -> dict:
+        if pc in self.no_dynamic:
+            return {}
+        after = context.get_context("jit_dynamic_after")
+        out = {}
+        for (p_pc, path), sizes in self.shapes.items():
+            if p_pc == pc:
+                axes = {a for a, s in enumerate(sizes) if len(s) >= after}
+                if axes:
+                    out[path_key(path)] = axes
+        return out
+
+    def note_shapes(self, pc: int, guards: list) -> None:
+        for g in guards:
+            if g[0] == "TEN":
+                sizes = self.shapes.setdefault((pc, path_key(g[1])), [set() for _ in g[3]])
+                if len(sizes) == len(g[3]):
+                    for a, d in enumerate(g[3]):
+                        if d is not None:
+                            sizes[a].add(d)
+
+    # -- counters
+    def _count(self, name: str, n: int = 1) -> None:
+        setattr(self.report, name, getattr(self.report, name) + n)
+        setattr(_REPORT, name, getattr(_REPORT, name) + n)
+
+    def _record_break(self, b: Break) -> None:
+        code, off = b.where
+        loc = _loc(code, off)
+        reason = b.reason
+        inner = b.inner
+        while inner is not None:
+            icode, ioff = inner.where
+            reason += f"; inside: {inner.reason} at {icode.co_filename}:{_loc(icode, ioff).lineno}"
+            inner = inner.inner
+        key = (loc.filename, loc.lineno, reason)
+        for rep in (self.report, _REPORT):
+            rec = rep.breaks.get(key)
+            if rec is None:
+                rec = rep.breaks[key] = BreakRecord(reason, loc.filename, loc.lineno, loc.source_line)
+            rec.count += 1
+
+    def _record_guard_failure(self, entry: Entry, index: int, pc: int) -> None:
+        g = entry.guards[index - 1] if 0 < index <= len(entry.guards) else None
+        if pc and g is not None and g[0] == "V" and g[2].__class__ is float:
+            self.float_inputs.setdefault(pc, set()).add(path_key(g[1]))
+        text = guard_text(entry.guards[index - 1]) if 0 < index <= len(entry.guards) else "?"
+        loc = _loc(self.code, pc)
+        key = (self.code.co_qualname, text)
+        for rep in (self.report, _REPORT):
+            rec = rep.guard_failures.get(key)
+            if rec is None:
+                rec = rep.guard_failures[key] = GuardFailure(self.code.co_qualname, text, loc.filename, loc.lineno)
+            rec.count += 1
+
+    # -- capture
+    def capture(self, frame: Frame, pc: int) -> Entry:
+        dyn = self.dynamic_axes(pc)
+        cap = Capture(self, frame, pc, dyn)
+        kind, payload = cap.start(pc)
+        if kind == "break" and cap.used_dynamic and _dynamic_failure(payload[0]):
+            self.no_dynamic.add(pc)
+            cap = Capture(self, frame, pc, {})
+            kind, payload = cap.start(pc)
+        self._count("captures")
+        if kind == "break":
+            b, b_pc = payload
+            if self.fullgraph:
+                inner = b.innermost()
+                code, off = inner.where
+                raise GraphBreakError(f"graph break (fullgraph=True): {inner.reason}", _loc(code, off),
+                                      "remove fullgraph=True to run this part as Python, or rewrite it with "
+                                      "tensor ops") from None
+            self._record_break(b)
+            payload = b_pc
+        self.note_shapes(pc, cap.guards)
+        entry = _build_entry(cap, kind, payload)
+        if entry.fn is not None:
+            self._count("compiles")
+        lst = self.entries.setdefault(pc, [])
+        lst.insert(0, entry)
+        if len(lst) > CACHE_SIZE:
+            lst.pop()
+            self._count("evictions")
+        return entry
+
+    # -- running
+    def lookup(self, f: Frame, pc: int):
+        lst = self.entries.get(pc)
+        if lst:
+            first_fail = 0
+            for i, e in enumerate(lst):
+                r = e.check(f.locals, f.stack)
+                if r.__class__ is tuple:
+                    if i:
+                        lst.insert(0, lst.pop(i))
+                    e.hits += 1
+                    self._count("hits")
+                    return e, r
+                if i == 0:
+                    first_fail = r
+            self._count("misses")
+            self._record_guard_failure(lst[0], first_fail, pc)
+        else:
+            self._count("misses")
+        e = self.capture(f, pc)
+        r = e.check(f.locals, f.stack)
+        if r.__class__ is not tuple:
+            raise AssertionError(f"PIJit: a fresh entry failed its own guard {guard_text(e.guards[r - 1])}")
+        return e, r
+
+    def run(self, fn: types.FunctionType, args, kwargs):
+        f = Frame(fn, py311.bind_arguments(fn, self.code, tuple(args), kwargs, UNBOUND))
+        pc = 0
+        while True:
+            e, r = self.lookup(f, pc)
+            out = e.run(f.locals, f.stack, f.exc, r)
+            if e.ret:
+                return out
+            f.locals, f.stack, f.exc = out
+            f.kwnames = e.kwnames
+            pc = self.python_step(f, e.pc)
+
+    def python_step(self, f: Frame, pc: int) -> int:
+        """Run the instruction at ``pc`` as Python (exceptions go to the frame's handlers)."""
+        ins = f.ins[pc]
+        self._count("python_steps")
+        try:
+            nxt = _REAL.step(f, ins)
+        except BaseException as exc:
+            h = py311.find_handler(self.exc_table, pc)
+            if h is None or not isinstance(exc, Exception):
+                raise
+            target, depth, lasti = h
+            del f.stack[depth:]
+            if lasti:
+                f.stack.append(pc)
+            f.stack.append(exc)
+            return target
+        return ins.next if nxt is None else nxt
+
+
+def _dynamic_failure(b: Break) -> bool:
+    while b is not None:
+        if b.dynamic_failure:
+            return True
+        b = b.inner
+    return False
+
+
+_RUNTIMES: dict = {}
+
+
+def runtime_for(fn: types.FunctionType, fullgraph: bool = False) -> CodeRuntime:
+    key = (fn.__code__, fullgraph)
+    rt = _RUNTIMES.get(key)
+    if rt is None:
+        rt = _RUNTIMES[key] = CodeRuntime(fn.__code__, fullgraph)
+    return rt
+
+
+class _Calls:
+    """How the Python parts call functions: user functions go back through PIJit."""
+
+    def call_real(self, fn, args, kwargs):
+        if isinstance(fn, types.FunctionType) and _capturable(fn):
+            return runtime_for(fn).run(fn, args, kwargs)
+        if isinstance(fn, types.MethodType) and isinstance(fn.__func__, types.FunctionType) and \
+                _capturable(fn.__func__):
+            return runtime_for(fn.__func__).run(fn.__func__, [fn.__self__, *args], kwargs)
+        if not isinstance(fn, type) and _is_cell(fn) and not _is_sprout(type(fn)):
+            construct = type(fn).construct
+            if isinstance(construct, types.FunctionType) and _capturable(construct):
+                return runtime_for(construct).run(construct, [fn, *args], kwargs)
+        return fn(*args, **kwargs)
+
+
+def _capturable(fn: types.FunctionType) -> bool:
+    return not _is_sprout(fn) and not _is_library_code(fn.__code__) and py311.is_plain_function_code(fn.__code__)
+
+
+_REAL = Real(_Calls())
+
+
+# ---- the jitted function ---------------------------------------------------------------------------------
+class BytecodeFunction:
+    """``jit(fn, capture_mode="bytecode")``: calls run through PIJit's guarded entries."""
+
+    def __init__(self, fn, fullgraph: bool = False):
+        if isinstance(fn, types.MethodType):
+            self._self, fn = fn.__self__, fn.__func__
+        else:
+            self._self = None
+        if not isinstance(fn, types.FunctionType):
+            raise TypeError(f"PIJit needs a Python function, got {type(fn).__name__}")
+        if not py311.is_plain_function_code(fn.__code__):
+            raise TypeError(f"PIJit cannot capture the generator or coroutine {fn.__qualname__}")
+        self.fn = fn
+        self.fullgraph = fullgraph
+        self.rt = runtime_for(fn, fullgraph)
+        functools.update_wrapper(self, fn)
+
+    def __get__(self, obj, objtype=None):
+        if obj is None:
+            return self
+        return types.MethodType(self, obj)
+
+    def __call__(self, *args, **kwargs):
+        if self._self is not None:
+            args = (self._self, *args)
+        if dispatch._builders:  # inside another graph being built: the ops go to that graph
+            return self.fn(*args, **kwargs)
+        rt = self.rt
+        if not kwargs and len(args) == rt.arity:
+            L = [*args, *rt.pad]
+            first = rt.first
+            if first:
+                e = first[0]
+                r = e.check(L, EMPTY)
+                if r.__class__ is tuple and e.ret:
+                    e.hits += 1
+                    rt.report.hits += 1
+                    _REPORT.hits += 1
+                    return e.run(L, EMPTY, None, r)
+        return rt.run(self.fn, args, kwargs)
+
+    def report(self) -> Report:
+        """This function's own counters and records."""
+        return self.rt.report
+
+    def entries(self) -> dict:
+        """offset -> number of cached entries (0 is the call itself)."""
+        return {pc: len(v) for pc, v in self.rt.entries.items() if v}
+
+    def graphs(self) -> list:
+        """The IR of every cached segment graph (printable)."""
+        return [e.graph for v in self.rt.entries.values() for e in v if e.graph is not None]
+
+
+def compile_bytecode(fn, *, fullgraph: bool = False) -> BytecodeFunction:
+    """Entry point for ``jit(fn, capture_mode="bytecode")`` / ``jit(fn, mode="PIJit")``."""
+    if isinstance(fn, BytecodeFunction):
+        return fn if fn.fullgraph == fullgraph else BytecodeFunction(fn.fn, fullgraph)
+    return BytecodeFunction(fn, fullgraph)
