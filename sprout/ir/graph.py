@@ -77,7 +77,13 @@ class Node:
 
     @property
     def side_effect(self) -> bool:
-        return bool(self.op.side_effect)
+        """The op has an effect, or (control flow) a body contains an effect node or writes an update."""
+        if self.op.side_effect:
+            return True
+        for v in self.attrs.values():
+            if isinstance(v, Graph) and (v.updates or any(n.side_effect for n in v.nodes)):
+                return True
+        return False
 
     def subgraphs(self) -> list[tuple[str, Graph]]:
         return [(k, v) for k, v in self.attrs.items() if isinstance(v, Graph)]

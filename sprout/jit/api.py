@@ -124,10 +124,11 @@ def _converter():
 class _State:
     """Per (function, bound instance): the fast pre-key table and dynamic-shape tracking."""
 
-    __slots__ = ("fast", "iref", "sizes", "symbolic", "watch", "__weakref__")
+    __slots__ = ("fast", "iref", "sizes", "symbolic", "static", "watch", "__weakref__")
 
     def __init__(self, iref: InstanceRef | None):
         self.watch = None
+        self.static = False  # symbolic tracing failed once: compile per shape
         self.fast: dict = {}
         self.iref = iref
         self.sizes: dict = {}
@@ -247,19 +248,36 @@ class JitFunction:
                 log = logger.warning if context.get_context("jit_log") else logger.info
                 log("sprout.jit: recompiling %s (%s): %s", self.fn.__qualname__, self.where, reason)
             ex = self.compile(instance, st, leaves, args, kwargs)
+            if ex.static_fallback:  # compiled for the concrete shapes: key it by them
+                key = CacheKey(self.code, st.iref, freeze_spec(in_spec, leaves, st.symbolic), self.flags)
             self.entries[key] = ex
             stats.compiles += 1
+            self._evict()
         else:
             stats.hits += 1
+            self.entries[key] = self.entries.pop(key)  # most recently used last
         if not kwargs:
             pk = _prekey(args)  # only plain tensors and scalars: the fast path sees the same leaves
             if pk is not None:
                 st.fast[pk] = ex.fast_entry(args)
         return ex
 
+    def _evict(self) -> None:
+        """Keep at most ``jit_cache_size`` entries: drop the least recently used (slow-path hits and
+        compiles refresh an entry; fast-path hits do not, to keep that path free of bookkeeping)."""
+        limit = context.get_context("jit_cache_size")
+        while limit and len(self.entries) > limit:
+            victim = self.entries.pop(next(iter(self.entries)))
+            self.stats_record.evictions += 1
+            for st in (self._free, *self._states.values()):
+                for k in [k for k, fe in st.fast.items() if fe.ex is victim]:
+                    del st.fast[k]
+
     def _track_sizes(self, st: _State, leaves: list) -> bool:
         """Record sizes per (leaf, axis); make an axis symbolic after ``jit_dynamic_after`` sizes
         (or at once for ``dynamic=1``, on axis 0). Returns True when the symbolic set grew."""
+        if st.static:
+            return False
         limit = context.get_context("jit_dynamic_after")
         new = set(st.symbolic)
         for i, leaf in enumerate(leaves):
@@ -287,10 +305,26 @@ class JitFunction:
             if st.symbolic:
                 t = t._replace(shape=tuple(None if (i, ax) in st.symbolic else d for ax, d in enumerate(t.shape)))
             types.append(t)
-        traced = trace(call, args, kwargs, name=self.fn.__name__, types=types)
+        attr_writes = self.opts["capture_mode"] == "ast" and _converter() is not None
+        fallback = False
+        try:
+            traced = trace(call, args, kwargs, name=self.fn.__name__, types=types, attr_writes=attr_writes)
+        except Exception as exc:
+            if not st.symbolic:
+                raise
+            # an op needs a concrete size (a shape attribute built from a symbolic dim): compile this
+            # function per shape from now on (if the concrete trace fails too, that error is the real one)
+            traced = trace(call, args, kwargs, name=self.fn.__name__, types=None, attr_writes=attr_writes)
+            fallback = True
+            st.symbolic, st.static = frozenset(), True
+            self.stats_record.static_fallbacks += 1
+            log = logger.warning if context.get_context("jit_log") else logger.info
+            log("sprout.jit: %s (%s) cannot use symbolic dimensions (%s: %s); compiling per shape",
+                self.fn.__qualname__, self.where, type(exc).__name__, str(exc).splitlines()[0] if str(exc) else "")
         stages = [("trace", traced.graph)]
         graph = run_pipeline(traced.graph, on_stage=lambda name, g: stages.append((name, g)))
         ex = Executable(traced, graph, leaves, stages)
+        ex.static_fallback = fallback
         if context.get_context("save_graphs"):
             _save(self, ex)
         return ex

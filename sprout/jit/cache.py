@@ -178,11 +178,14 @@ class FunctionStats:
     compiles: int = 0
     hits: int = 0
     misses: int = 0
+    evictions: int = 0
+    static_fallbacks: int = 0  # symbolic-dimension traces that failed and were compiled per shape
     miss_reasons: list = field(default_factory=list)
 
     def as_dict(self) -> dict:
         return {"compiles": self.compiles, "hits": self.hits, "misses": self.misses,
-                "miss_reasons": list(self.miss_reasons)}
+                "evictions": self.evictions,
+                "static_fallbacks": self.static_fallbacks, "miss_reasons": list(self.miss_reasons)}
 
 
 _all_stats: list[FunctionStats] = []
@@ -201,12 +204,13 @@ def stats(fn: Any = None) -> dict:
         if s is None:
             raise TypeError(f"stats: {fn!r} is not a jitted function")
         return s.as_dict()
-    total = {"compiles": 0, "hits": 0, "misses": 0}
+    total = {"compiles": 0, "hits": 0, "misses": 0, "evictions": 0}
     per: dict[str, dict] = {}
     for s in _all_stats:
         total["compiles"] += s.compiles
         total["hits"] += s.hits
         total["misses"] += s.misses
+        total["evictions"] += s.evictions
         per[f"{s.name} ({s.where})"] = s.as_dict()
     total["functions"] = per
     return total
@@ -214,5 +218,5 @@ def stats(fn: Any = None) -> dict:
 
 def reset_stats() -> None:
     for s in _all_stats:
-        s.compiles = s.hits = s.misses = 0
+        s.compiles = s.hits = s.misses = s.evictions = s.static_fallbacks = 0
         s.miss_reasons.clear()

@@ -10,7 +10,7 @@ from ..autodiff.grad_graph import grads_only, joint_graph, partition
 from ..autodiff.tape import record_custom
 from ..backend.interpret import GraphRuntimeError, describe_node
 from ..backend.pycodegen import Generated, generate, generate_entry
-from ..capture.trace import MutableFloat, MutableInt, Slot, Traced, replay, unflatten
+from ..capture.trace import AttrSlot, MutableFloat, MutableInt, Slot, Traced, replay, unflatten, write_attrs
 from ..core import dispatch
 from ..core.tensor import Tensor
 from ..ir.graph import Graph
@@ -160,6 +160,8 @@ class Executable:
         self.entry = self.gen.function("entry")
         self._fast: dict = {}
         self.out_spec = traced.out_spec
+        self.attr_targets = traced.attr_targets  # trailing outputs assigned to attributes after each run
+        self.n_attr = len(traced.attr_targets)
         self.compiled = CompiledGraph(graph, traced.graph.inputs)
 
     @property
@@ -173,6 +175,8 @@ class Executable:
             raise
         except Exception as exc:
             raise located(self.gen, exc) from exc
+        if self.n_attr:
+            write_attrs(self.attr_targets, out[-self.n_attr:])
         return out if self.single else unflatten(self.out_spec, out)
 
     def fast_entry(self, args: tuple) -> FastEntry:
@@ -194,22 +198,24 @@ class Executable:
                 leaf = leaves[src[1]]
                 out.append(leaf if isinstance(leaf, Tensor) else _wrap(np.asarray(leaf, leaf.sprout_dtype.np)))
             else:
-                out.append(src[1])
+                out.append(src[1].current() if isinstance(src[1], AttrSlot) else src[1])
         return out
 
     def run_differentiable(self, leaves: list) -> Any:
         outs = self.compiled.call_differentiable(self.input_tensors(leaves))
+        if self.n_attr:
+            write_attrs(self.attr_targets, outs[-self.n_attr:])
         return outs[0] if self.single else unflatten(self.out_spec, outs)
 
 
 class FastEntry:
     """The per-call path for flat calls: generated entry over the positional arguments."""
 
-    __slots__ = ("ex", "gen", "entry", "single", "out_spec")
+    __slots__ = ("ex", "gen", "entry", "single", "out_spec", "n_attr")
 
     def __init__(self, ex: Executable, gen: Generated):
         self.ex, self.gen, self.entry = ex, gen, gen.function("entry")
-        self.single, self.out_spec = ex.single, ex.out_spec
+        self.single, self.out_spec, self.n_attr = ex.single, ex.out_spec, ex.n_attr
 
     def run(self, args: tuple) -> Any:
         try:
@@ -218,4 +224,6 @@ class FastEntry:
             raise
         except Exception as exc:
             raise located(self.gen, exc) from exc
+        if self.n_attr:
+            write_attrs(self.ex.attr_targets, out[-self.n_attr:])
         return out if self.single else unflatten(self.out_spec, out)

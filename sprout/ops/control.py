@@ -16,6 +16,7 @@ from ..core.op import Op, OpError, register
 from ..core.tensor import Tensor
 from ..core.types import TensorType, type_of
 from ..ir.builder import Tracer, trace_subgraph, user_loc
+from ..ir.graph import Const
 
 _NUMBERS = (bool, int, float, np.bool_, np.integer, np.floating)
 
@@ -263,8 +264,11 @@ def cond(pred, then_fn, else_fn, *operands, names=None, loc=None):
                                loc, "both branches must give it the same shape and dtype")
     then_in = list(op_leaves) + list(g_then.captured)
     else_in = list(op_leaves) + list(g_else.captured)
+    if not plan:  # nothing assigned (e.g. only a print): a token output keeps the node one ordinary line
+        token = Const(np.zeros((), np.int32))
+        g_then, g_else = g_then.replace(outputs=[token]), g_else.replace(outputs=[token])
     outs = bind(COND, (pred, *then_in, *else_in),
-                {"then": g_then, "else": g_else, "n_then": len(then_in), "n_out": len(plan)})
+                {"then": g_then, "else": g_else, "n_then": len(then_in), "n_out": max(len(plan), 1)})
     it = iter(outs)
     leaves = [next(it) if x is _OUT else x for x in final]
     return unflatten(t_spec, leaves)

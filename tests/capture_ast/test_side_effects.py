@@ -108,9 +108,27 @@ def test_attribute_write_does_not_leak_symbolic_tensors():
             return self.last + 1
 
     net = Net()
-    with pytest.warns(JitWarning, match="Net.last is assigned a tensor"):
-        out = ms.jit(net)(T(1.0))
+    out = ms.jit(net)(T(1.0))  # the jit collects the write and assigns the computed value after the call
     assert float(out.asnumpy()) == 3.0
+    assert type(net.last) is ms.Tensor and float(net.last.asnumpy()) == 2.0
+
+
+def test_attribute_write_outside_the_jit_collector_warns_and_does_not_leak():
+    from sprout.capture.ast import convert
+    from sprout.capture.trace import trace
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.last = T(0.0)
+
+        def construct(self, x):
+            self.last = x * 2
+            return self.last + 1
+
+    net = Net()
+    with pytest.warns(JitWarning, match="Net.last is assigned a tensor"):
+        trace(convert(Net.construct), (net, T(1.0)), {}, name="construct")
     assert type(net.last) is ms.Tensor and float(net.last.asnumpy()) == 0.0
 
 
