@@ -18,8 +18,12 @@ _DEFAULTS: dict[str, Any] = {
     "jit_log": False,
     # number of distinct sizes seen on one axis before jit switches that axis to symbolic
     "jit_dynamic_after": 3,
+    # most compiled graphs kept per jitted function (least recently used evicted first; 0 = unbounded)
+    "jit_cache_size": 64,
     # directory for compiled kernels shared between processes ("" disables the disk cache)
     "kernel_cache_dir": os.path.join(os.path.expanduser("~"), ".cache", "sprout"),
+    # optimisation level for compiled graphs when jit() gives none: "O0" no fusion, "O1" fusion (docs/fusion.md)
+    "jit_level": "",
     # accepted for MindSpore compatibility; they change nothing on CPU
     "max_call_depth": 1000,
     "pynative_synchronize": False,
@@ -50,6 +54,8 @@ def set_context(**kwargs: Any) -> None:
                 raise ValueError(f"set_context: device_target must be one of {_VALID_DEVICE}, got {value!r}")
             if value != "CPU":
                 raise ValueError(f"set_context: sprout runs on CPU only; device_target={value!r} is not available")
+        if key == "jit_level" and value not in ("", "O0", "O1", "O2"):
+            raise ValueError(f"set_context: jit_level must be one of 'O0', 'O1', 'O2', got {value!r}")
         if key == "save_graphs":
             value = int(value)
         _flags[key] = value
