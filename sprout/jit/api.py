@@ -91,9 +91,6 @@ def _options(capture_mode, jit_level, dynamic, fullgraph, backend, options) -> d
     options.pop("compile_once", None)
     if capture_mode not in _CAPTURE:
         raise ValueError(f"jit: capture_mode must be one of {list(_CAPTURE)}, got {capture_mode!r}")
-    if capture_mode == "bytecode":
-        raise NotImplementedError("jit: capture_mode='bytecode' (PIJit) is not available yet in sprout; "
-                                  "use capture_mode='ast' (the default)")
     if jit_level not in _LEVELS:
         raise ValueError(f"jit: jit_level must be one of ['O0', 'O1'], got {jit_level!r}")
     if dynamic not in (0, 1) or isinstance(dynamic, bool):
@@ -109,7 +106,7 @@ def _options(capture_mode, jit_level, dynamic, fullgraph, backend, options) -> d
     if exec_order not in ("bfs", "dfs"):
         raise ValueError(f"jit: exec_order must be 'bfs' or 'dfs', got {exec_order!r}")
     return {"capture_mode": capture_mode, "jit_level": jit_level, "dynamic": dynamic,
-            "syntax_level": syntax, "backend": backend}
+            "syntax_level": syntax, "backend": backend, "fullgraph": fullgraph}
 
 
 def _converter():
@@ -440,6 +437,8 @@ def jit(function: Callable | None = None, *, capture_mode: str = "ast", jit_leve
     def wrap(func):
         if isinstance(func, (JitFunction, BoundJit)):
             return func
+        if opts["capture_mode"] == "bytecode":
+            return _wrap_bytecode(func, opts["fullgraph"])
         if isinstance(func, type):
             if not hasattr(func, "construct"):
                 raise TypeError(f"jit: a class must be a Cell subclass with construct, got {func.__name__}")
@@ -465,6 +464,27 @@ def jit(function: Callable | None = None, *, capture_mode: str = "ast", jit_leve
 
 
 ms_function = jit
+
+
+def _wrap_bytecode(func, fullgraph: bool):
+    """PIJit: the same decorator forms, dispatched to the bytecode capture front-end."""
+    from ..capture.bytecode import BytecodeFunction, compile_bytecode
+
+    if isinstance(func, BytecodeFunction):
+        return func
+    if isinstance(func, type):  # a Cell class
+        if not hasattr(func, "construct"):
+            raise TypeError(f"jit: a class must be a Cell subclass with construct, got {func.__name__}")
+        func.construct = compile_bytecode(func.__dict__.get("construct", func.construct), fullgraph=fullgraph)
+        return func
+    if hasattr(func, "construct") and not isinstance(func, types.FunctionType):  # a Cell instance
+        raw = getattr(func.construct, "__func__", func.construct)
+        return types.MethodType(compile_bytecode(raw, fullgraph=fullgraph), func)
+    if isinstance(func, types.MethodType):
+        return types.MethodType(compile_bytecode(func.__func__, fullgraph=fullgraph), func.__self__)
+    if not isinstance(func, types.FunctionType):
+        raise TypeError(f"jit: expects a function, method or Cell, got {type(func).__name__}")
+    return compile_bytecode(func, fullgraph=fullgraph)  # BytecodeFunction binds like a function in a class body
 
 _graph_mode_jits: dict = {}
 

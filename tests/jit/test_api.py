@@ -57,11 +57,11 @@ def test_invalid_options_raise_at_decoration(kwargs):
         jit(lambda x: x, **kwargs)
 
 
-def test_bytecode_capture_is_refused_clearly():
-    with pytest.raises(NotImplementedError, match="bytecode"):
-        jit(lambda x: x, capture_mode="bytecode")
-    with pytest.raises(NotImplementedError, match="PIJit"):
-        jit(lambda x: x, mode="PIJit")
+def test_bytecode_capture_dispatches_to_pijit():
+    from sprout.capture.bytecode import BytecodeFunction
+
+    assert isinstance(jit(lambda x: x, capture_mode="bytecode"), BytecodeFunction)
+    assert isinstance(jit(mode="PIJit")(lambda x: x), BytecodeFunction)
 
 
 def test_jit_config_values():
