@@ -20,6 +20,8 @@ _DEFAULTS: dict[str, Any] = {
     "jit_dynamic_after": 3,
     # most compiled graphs kept per jitted function (least recently used evicted first; 0 = unbounded)
     "jit_cache_size": 64,
+    # guarded entries kept per PIJit resume point (least recently used evicted first)
+    "pijit_cache_size": 16,
     # directory for compiled kernels shared between processes ("" disables the disk cache)
     "kernel_cache_dir": os.path.join(os.path.expanduser("~"), ".cache", "sprout"),
     # optimisation level for compiled graphs when jit() gives none: "O0" no fusion, "O1" fusion (docs/fusion.md)

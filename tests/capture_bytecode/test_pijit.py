@@ -244,7 +244,7 @@ def test_symbolic_batch_dimension_stops_recompiles():
 
 
 def test_lru_eviction(monkeypatch):
-    monkeypatch.setattr(rt_mod, "CACHE_SIZE", 3)
+    monkeypatch.setitem(ms.context._flags, "pijit_cache_size", 3)
     f = compile_bytecode(lambda x, n: x + n)
     for n in range(6):
         f(T(1.0), n)

@@ -22,7 +22,6 @@ from .guards import SymIter, build_check, path_key, build_exit, guard_text
 from .py311 import NULL
 
 # entries kept per resume point (LRU); ask for a context flag "pijit_cache_size" to replace it
-CACHE_SIZE = 16
 _new = object.__new__
 EMPTY: list = []
 
@@ -363,7 +362,7 @@ class CodeRuntime:
             self._count("compiles")
         lst = self.entries.setdefault(pc, [])
         lst.insert(0, entry)
-        if len(lst) > CACHE_SIZE:
+        if len(lst) > context.get_context("pijit_cache_size"):
             lst.pop()
             self._count("evictions")
         return entry
