@@ -1,0 +1,124 @@
+"""python -m sprout.run: an unmodified MindSpore script runs on sprout."""
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+SCRIPT = textwrap.dedent("""
+    import sys
+    import numpy as np
+    import mindspore
+    import mindspore as ms
+    from mindspore import nn, Tensor, context
+    import mindspore.dataset as ds
+    import mindspore.ops.operations as P
+    import mindspore.ops.functional as F
+    import mindspore.ops.composite as C
+    import mindspore.common.dtype as mstype
+    from mindspore.common.initializer import Normal
+    from mindspore.nn.optim import Momentum
+    from mindspore.dataset.transforms.c_transforms import TypeCast
+
+    context.set_context(mode=context.PYNATIVE_MODE, device_target="CPU")
+    ms.set_seed(1)
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Dense(4, 1, weight_init=Normal(0.02))
+            self.relu = P.ReLU()
+
+        def construct(self, x):
+            return self.fc(self.relu(x))
+
+    x = np.random.default_rng(0).standard_normal((16, 4)).astype(np.float32)
+    y = x.sum(axis=1, keepdims=True).astype(np.float64)
+    data = ds.NumpySlicesDataset({"x": x, "y": y}, shuffle=False).batch(8)
+    data = data.map(operations=TypeCast(mstype.float32), input_columns="y")
+    net = Net()
+    opt = Momentum(net.trainable_params(), 0.05, 0.9)
+    loss_fn = nn.MSELoss()
+
+    def forward(a, b):
+        return loss_fn(net(a), b)
+
+    grad_fn = ms.value_and_grad(forward, None, opt.parameters)
+    first = last = None
+    for epoch in range(5):
+        for a, b in data.create_tuple_iterator():
+            loss, grads = grad_fn(a, b)
+            opt(grads)
+            first = float(loss.asnumpy()) if first is None else first
+            last = float(loss.asnumpy())
+
+    @ms.jit
+    def step(a, b):
+        return F.add(P.ReLU()(a), b) * 2
+
+    print("jit", step(Tensor(np.ones(2, np.float32)), Tensor(np.ones(2, np.float32))))
+    print("module", mindspore.__name__, type(Tensor(1.0)).__module__.split(".")[0])
+    print("argv", sys.argv[1:])
+    print("composite", C.GradOperation is ms.ops.GradOperation, mstype.float32 is ms.float32)
+    print("decreased", last < first)
+""")
+
+
+def _run(tmp_path, source, *args):
+    path = tmp_path / "script.py"
+    path.write_text(source)
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return subprocess.run([sys.executable, "-m", "sprout.run", *args, str(path), "one", "--two"],
+                          capture_output=True, text=True, cwd=str(tmp_path), env=env, timeout=120)
+
+
+def test_runs_mindspore_script(tmp_path):
+    res = _run(tmp_path, SCRIPT)
+    assert res.returncode == 0, res.stderr
+    out = res.stdout
+    assert "jit [4. 4.]" in out
+    assert "module mindspore sprout" in out
+    assert "argv ['one', '--two']" in out
+    assert "composite True True" in out
+    assert "decreased True" in out
+
+
+def test_report_and_profile_flags(tmp_path):
+    res = _run(tmp_path, SCRIPT, "--report", "--profile", str(tmp_path / "prof"))
+    assert res.returncode == 0, res.stderr
+    assert "sprout jit report:" in res.stdout and "step (script.py:" in res.stdout
+    assert (tmp_path / "prof" / "trace_view.json").exists()
+
+
+def test_missing_module_names_mindspore_module(tmp_path):
+    res = _run(tmp_path, "import mindspore.communication.management\n")
+    assert res.returncode != 0
+    assert "sprout does not provide the MindSpore module 'mindspore.communication'" in res.stderr
+
+
+def test_exit_code_propagates(tmp_path):
+    res = _run(tmp_path, "import sys\nimport mindspore\nsys.exit(3)\n")
+    assert res.returncode == 3
+
+
+def test_in_process_alias():
+    from sprout import run
+
+    run.install_alias()
+    try:
+        import mindspore
+        import mindspore.nn as mnn
+        import mindspore.ops.operations as P
+
+        import sprout
+        assert mnn is sprout.nn
+        assert P is sprout.ops.primitive_classes
+        assert mindspore.Tensor is sprout.Tensor
+        assert sprout.nn.__spec__.name == "sprout.nn"     # the alias does not rename sprout's modules
+        with pytest.raises(ModuleNotFoundError, match="mindspore.numpy"):
+            import mindspore.numpy  # noqa: F401
+    finally:
+        run.uninstall_alias()
