@@ -1,0 +1,15 @@
+"""High-level training: Model, callbacks, metrics, learning-rate lists and checkpoint serialization."""
+from .callback import (Callback, RunContext, LossMonitor, TimeMonitor, ProgressBar, CheckpointConfig,  # noqa: F401
+                       ModelCheckpoint, EarlyStopping, ReduceLROnPlateau, History, LambdaCallback,
+                       LearningRateScheduler)
+from .metrics import (Metric, Accuracy, Loss, MAE, MSE, TopKCategoricalAccuracy, Top1CategoricalAccuracy,  # noqa: F401
+                      Top5CategoricalAccuracy, get_metric_fn, get_metrics, names, rearrange_inputs)
+from . import lr  # noqa: F401
+from .lr import (piecewise_constant_lr, exponential_decay_lr, natural_exp_decay_lr, inverse_decay_lr,  # noqa: F401
+                 cosine_decay_lr, polynomial_decay_lr, warmup_lr)
+
+try:  # serialization is written separately; importing sprout.train must work while it is in progress
+    from .serialization import save_checkpoint, load_checkpoint, load_param_into_net  # noqa: F401
+except ImportError:  # pragma: no cover
+    pass
+from .model import Model  # noqa: F401

@@ -1,0 +1,78 @@
+"""The Metric base class (clear / update / eval) and the ``rearrange_inputs`` decorator."""
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+
+def rearrange_inputs(func):
+    """Decorate ``update`` so that, after ``set_indexes([i, j])``, it receives ``inputs[i], inputs[j]``."""
+    @functools.wraps(func)
+    def wrapper(self, *inputs):
+        indexes = self.indexes
+        if indexes:
+            inputs = [inputs[i] for i in indexes]
+        return func(self, *inputs)
+    return wrapper
+
+
+class Metric:
+    """Base class of evaluation metrics: ``clear()`` resets the state, ``update(*inputs)`` accumulates a
+    batch, ``eval()`` returns the result. Calling a metric runs clear, update and eval on one batch."""
+
+    def __init__(self):
+        self._indexes = None
+
+    def _convert_data(self, data) -> np.ndarray:
+        if hasattr(data, "asnumpy"):
+            return data.asnumpy()
+        if isinstance(data, list):
+            return np.array(data)
+        if isinstance(data, np.ndarray):
+            return data
+        raise TypeError(f"For '{type(self).__name__}', the input data type must be tensor, list or numpy.ndarray, "
+                        f"but got {type(data)}.")
+
+    @property
+    def indexes(self):
+        return getattr(self, "_indexes", None)
+
+    def set_indexes(self, indexes):
+        """Choose which of the evaluation network's outputs ``update`` receives, e.g. ``[1, 2]``."""
+        if not isinstance(indexes, list) or not all(isinstance(i, int) for i in indexes):
+            raise ValueError("For 'set_indexes', the argument 'indexes' must be a list and all its elements must "
+                             "be int.")
+        self._indexes = indexes
+        return self
+
+    def __call__(self, *inputs):
+        self.clear()
+        self.update(*inputs)
+        return self.eval()
+
+    def clear(self):
+        raise NotImplementedError(f"{type(self).__name__} must define clear()")
+
+    def update(self, *inputs):
+        raise NotImplementedError(f"{type(self).__name__} must define update()")
+
+    def eval(self):
+        raise NotImplementedError(f"{type(self).__name__} must define eval()")
+
+
+def check_onehot(data: np.ndarray) -> bool:
+    """True if ``data`` (N, C, ...) is one-hot along axis 1."""
+    if data.ndim > 1 and np.equal(data ** 2, data).all():
+        return bool(np.equal(data.sum(axis=1), 1).all())
+    return False
+
+
+def check_inputs(owner: str, inputs, count: int, what: str) -> None:
+    if len(inputs) != count:
+        raise ValueError(f"For '{owner}.update', it needs {count} inputs ({what}), but got {len(inputs)}.")
+
+
+def empty_error(owner: str) -> RuntimeError:
+    return RuntimeError(f"The '{owner}' can not be calculated, because the number of samples is 0, please check "
+                        "whether your inputs are empty, or has called update method before calling eval method.")
