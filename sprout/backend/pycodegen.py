@@ -168,6 +168,8 @@ def _body(em: _Emitter, graph: Graph, lines: list, line_nodes: dict, indent: str
         else:
             expr, reused = _node_expr_multi(em, node), None
             lhs = ", ".join(em.define(o) for o in node.outputs)
+            if node.op.name == "FusedElementwise":  # fresh arrays from the kernel: reusable in place
+                owned.update(o.uid for o in node.outputs if o.uid not in viewed)
             if len(node.outputs) == 1:
                 lhs += ","
         comment = ""
@@ -186,6 +188,11 @@ def _node_expr_multi(em: _Emitter, node: Node) -> str:
     from . import compile_subgraph
 
     args = [em.ref(x) for x in node.inputs]
+    if node.op.name == "FusedElementwise":  # the kernel chosen for the group (backend/kernels.py)
+        from .kernels import build
+
+        kern = build(node.attrs["graph"], node.attrs.get("strategy", "numpy_blocked"))
+        return f"{em.bind('_fused', kern)}({', '.join(args)})"
     bound = bind_attrs(node.attrs, compile_subgraph)
     if all(k.isidentifier() and not keyword.iskeyword(k) for k in bound):
         args += [f"{k}={em.literal(v)}" for k, v in bound.items()]

@@ -91,8 +91,8 @@ def _options(capture_mode, jit_level, dynamic, fullgraph, backend, options) -> d
     options.pop("compile_once", None)
     if capture_mode not in _CAPTURE:
         raise ValueError(f"jit: capture_mode must be one of {list(_CAPTURE)}, got {capture_mode!r}")
-    if jit_level not in _LEVELS:
-        raise ValueError(f"jit: jit_level must be one of ['O0', 'O1'], got {jit_level!r}")
+    if jit_level not in ("",) + _LEVELS:
+        raise ValueError(f"jit: jit_level must be one of ['O0', 'O1', 'O2'], got {jit_level!r}")
     if dynamic not in (0, 1) or isinstance(dynamic, bool):
         raise ValueError(f"jit: dynamic must be 0 or 1, got {dynamic!r}")
     if not isinstance(fullgraph, bool):
@@ -319,8 +319,9 @@ class JitFunction:
             log("sprout.jit: %s (%s) cannot use symbolic dimensions (%s: %s); compiling per shape",
                 self.fn.__qualname__, self.where, type(exc).__name__, str(exc).splitlines()[0] if str(exc) else "")
         stages = [("trace", traced.graph)]
-        graph = run_pipeline(traced.graph, on_stage=lambda name, g: stages.append((name, g)))
-        ex = Executable(traced, graph, leaves, stages)
+        level = self.opts["jit_level"] or None  # "" = the context's level (passes.pipeline.default_level)
+        graph = run_pipeline(traced.graph, on_stage=lambda name, g: stages.append((name, g)), level=level)
+        ex = Executable(traced, graph, leaves, stages, level)
         ex.static_fallback = fallback
         if context.get_context("save_graphs"):
             _save(self, ex)
@@ -429,9 +430,14 @@ def _save(jf: JitFunction, ex: Executable) -> None:
 
 
 # ---- the decorator ------------------------------------------------------------------------------
-def jit(function: Callable | None = None, *, capture_mode: str = "ast", jit_level: str = "O0", dynamic: int = 0,
+def jit(function: Callable | None = None, *, capture_mode: str = "ast", jit_level: str = "", dynamic: int = 0,
         fullgraph: bool = False, backend: str = "", **options):
-    """MindSpore's ``jit``: run a function, method, Cell instance or Cell class as a compiled graph."""
+    """MindSpore's ``jit``: run a function, method, Cell instance or Cell class as a compiled graph.
+
+    ``jit_level``: "O0" runs the basic passes (fold, simplify, CSE, DCE) with the fastest compile;
+    "O1"/"O2" add elementwise fusion. The default "" means the context's level
+    (``set_context(jit_level=...)``), which is O1: unlike MindSpore's O0 default, because fusion is
+    where the CPU wins come from and its cost model leaves small tensors unfused (docs/fusion.md)."""
     opts = _options(capture_mode, jit_level, dynamic, fullgraph, backend, options)
 
     def wrap(func):
@@ -499,7 +505,7 @@ def run_cell_graph_mode(cell, args: tuple, kwargs: dict):
         if jf is None:
             cfg = dict(getattr(cell, "jit_config_dict", None) or {})
             cfg.pop("backend", None)
-            opts = _options("ast", cfg.get("jit_level") or "O0", 0, False, "",
+            opts = _options("ast", cfg.get("jit_level") or "", 0, False, "",
                             {"jit_config": JitConfig(**cfg)} if cfg else {})
             jf = _graph_mode_jits[construct] = JitFunction(construct, opts)
     if dispatch._builders:

@@ -43,8 +43,9 @@ class CompiledGraph:
     original inputs; passes may have pruned some). Returns the output Tensors and writes
     ``graph.updates`` back into the corresponding input tensors."""
 
-    def __init__(self, graph: Graph, signature: list | None = None):
+    def __init__(self, graph: Graph, signature: list | None = None, level: str | None = None):
         self.graph = graph
+        self.level = level  # jit_level for graphs derived from this one (forward/backward)
         sig = graph.inputs if signature is None else signature
         index = {v.uid: k for k, v in enumerate(sig)}
         self.signature = list(sig)
@@ -125,13 +126,13 @@ class _GradInfo:
         base = cg.graph
         joint = joint_graph(base)
         part = partition(joint)
-        fwd = run_pipeline(part.forward)
-        bwd = run_pipeline(part.backward)
+        fwd = run_pipeline(part.forward, level=cg.level)
+        bwd = run_pipeline(part.backward, level=cg.level)
         self.dout_of, self.grad_of, self.n_res = joint.dout_of, joint.grad_of, part.n_res
-        self.forward = CompiledGraph(fwd, part.forward.inputs)
-        self.backward = CompiledGraph(bwd, part.backward.inputs)
+        self.forward = CompiledGraph(fwd, part.forward.inputs, cg.level)
+        self.backward = CompiledGraph(bwd, part.backward.inputs, cg.level)
         vjp_graph = grads_only(joint)
-        self.grads_fn = CompiledGraph(run_pipeline(vjp_graph), vjp_graph.inputs)
+        self.grads_fn = CompiledGraph(run_pipeline(vjp_graph, level=cg.level), vjp_graph.inputs, cg.level)
         self.joint = joint
 
 
@@ -139,7 +140,7 @@ class Executable:
     """One cache entry: the optimized graph, its generated entry (``source``), and how the flat
     argument leaves and Parameters map onto graph inputs."""
 
-    def __init__(self, traced: Traced, graph: Graph, leaves: list, stages: list):
+    def __init__(self, traced: Traced, graph: Graph, leaves: list, stages: list, level: str | None = None):
         self.traced = traced
         self.graph = graph
         self.stages = stages
@@ -162,7 +163,7 @@ class Executable:
         self.out_spec = traced.out_spec
         self.attr_targets = traced.attr_targets  # trailing outputs assigned to attributes after each run
         self.n_attr = len(traced.attr_targets)
-        self.compiled = CompiledGraph(graph, traced.graph.inputs)
+        self.compiled = CompiledGraph(graph, traced.graph.inputs, level)
 
     @property
     def source(self) -> str:

@@ -1,11 +1,13 @@
 """The optimisation pipeline: an ordered list of pure Graph -> Graph passes."""
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from ..ir.graph import Graph, Node
 from ..ir.verify import verify
 from .basic import cse, dce, fold_constants, inline, prune_inputs
+from .fuse import fuse_elementwise
 from .simplify import simplify
 
 
@@ -45,13 +47,51 @@ PIPELINE: list[tuple[str, Callable[[Graph], Graph]]] = [
 ]
 
 
+# O1 adds elementwise fusion (kernel strategy per group; see docs/fusion.md). Memory planning (out= reuse of
+# dead buffers) is done by the code generator for every level.
+FUSION: list[tuple[str, Callable[[Graph], Graph]]] = [("fuse", fuse_elementwise)]
+LEVELS: dict[str, Callable[[], list]] = {
+    "O0": lambda: PIPELINE,
+    "O1": lambda: PIPELINE + FUSION,
+    "O2": lambda: PIPELINE + FUSION,
+}
+
+# seconds per stage: of the last run_pipeline call, and summed over the process
+LAST_TIMINGS: dict[str, float] = {}
+STAGE_SECONDS: dict[str, float] = {}
+
+
+def default_level() -> str:
+    """The level used when the caller gives none: ``set_context(jit_level=...)``, else jit_config's, else O1."""
+    from .. import context
+
+    cfg = context.get_context("jit_config") or {}
+    level = context.get_context("jit_level") or (cfg.get("jit_level") if isinstance(cfg, dict) else "") or "O1"
+    return level
+
+
+def passes_for(level: str | None = None) -> list:
+    level = level or default_level()
+    if level not in LEVELS:
+        raise ValueError(f"jit_level must be one of {sorted(LEVELS)}, got {level!r}")
+    return LEVELS[level]()
+
+
 def run_pipeline(graph: Graph, *, check: bool = False,
-                 on_stage: Callable[[str, Graph], None] | None = None, passes=None) -> Graph:
-    """Run every pass; ``check`` verifies after each; ``on_stage(name, graph)`` sees each change."""
+                 on_stage: Callable[[str, Graph], None] | None = None, passes=None,
+                 level: str | None = None) -> Graph:
+    """Run every pass of ``level`` (default: ``default_level()``) or the explicit ``passes`` list;
+    ``check`` verifies after each; ``on_stage(name, graph)`` sees each change. Stage times go to
+    ``LAST_TIMINGS`` / ``STAGE_SECONDS``."""
     if check:
         verify(graph)
-    for name, fn in (PIPELINE if passes is None else passes):
+    LAST_TIMINGS.clear()
+    for name, fn in (passes_for(level) if passes is None else passes):
+        t0 = time.perf_counter()
         new = fn(graph)
+        dt = time.perf_counter() - t0
+        LAST_TIMINGS[name] = LAST_TIMINGS.get(name, 0.0) + dt
+        STAGE_SECONDS[name] = STAGE_SECONDS.get(name, 0.0) + dt
         if new is not graph:
             if check:
                 verify(new)

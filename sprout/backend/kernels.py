@@ -1,0 +1,467 @@
+"""Kernels for fused elementwise groups: blocked NumPy with ``out=`` buffers (1 or 2 threads) and numba loops."""
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ..ir.graph import Const, Graph, Var
+
+BLOCK = 1 << 16          # elements per block: a block's intermediates stay in L2
+MT_MIN = 1 << 18         # below this, one thread (pool hand-off costs more than it gains)
+MEASURE_MIN = 1 << 18    # below this the cost model decides without timing
+SAMPLE = 1 << 20         # elements timed for a larger group (a 4 MB float32 input: far past L2)
+TRANSCENDENTAL = {"exp", "log", "log1p", "expm1", "tanh", "sin", "cos", "pow", "sigmoid"}
+
+# fuse name -> NumPy ufunc written with out=
+_UFUNC = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.true_divide, "pow": np.power,
+          "maximum": np.maximum, "minimum": np.minimum, "neg": np.negative, "square": np.square,
+          "sqrt": np.sqrt, "exp": np.exp, "log": np.log, "log1p": np.log1p, "expm1": np.expm1,
+          "sin": np.sin, "cos": np.cos, "tanh": np.tanh, "abs": np.abs, "sign": np.sign, "floor": np.floor,
+          "ceil": np.ceil, "round": np.rint, "reciprocal": np.reciprocal, "floordiv": np.floor_divide,
+          "floormod": np.remainder, "equal": np.equal, "notequal": np.not_equal, "greater": np.greater,
+          "greaterequal": np.greater_equal, "less": np.less, "lessequal": np.less_equal,
+          "logicaland": np.logical_and, "logicalor": np.logical_or, "logicalxor": np.logical_xor,
+          "logicalnot": np.logical_not}
+# ops written as several NumPy calls into the output buffer
+_MULTI = {"relu", "sigmoid", "rsqrt", "where", "cast"}
+# a scalar expression per fuse name for the numba loop (float dtypes only)
+_NUMBA = {"add": "({0} + {1})", "sub": "({0} - {1})", "mul": "({0} * {1})", "div": "({0} / {1})",
+          "maximum": "np.maximum({0}, {1})", "minimum": "np.minimum({0}, {1})", "neg": "(-{0})",
+          "square": "({0} * {0})", "sqrt": "np.sqrt({0})", "abs": "abs({0})", "relu": "np.maximum({0}, _z)",
+          "exp": "np.exp({0})", "log": "np.log({0})", "tanh": "np.tanh({0})", "sin": "np.sin({0})",
+          "cos": "np.cos({0})"}
+
+
+def fusible(node) -> bool:
+    """Can this node join a fused group (an elementwise op the kernel generators know)."""
+    op = node.op
+    if op.kind != "elementwise" or len(node.outputs) != 1 or op.fuse is None:
+        return False
+    name = op.fuse
+    if name == "cast":
+        return True
+    if node.attrs:
+        return False
+    if name == "pow" or name == "reciprocal":
+        return node.outputs[0].type.dtype.np.kind == "f"
+    return name in _UFUNC or name in _MULTI
+
+
+def graph_key(sub: Graph) -> str:
+    """A structural hash of a fused sub-graph (types, ops, wiring, constants)."""
+    ids = {v.uid: f"i{k}" for k, v in enumerate(sub.inputs)}
+    parts = [";".join(str(v.type) for v in sub.inputs)]
+    for k, node in enumerate(sub.nodes):
+        ids[node.outputs[0].uid] = f"n{k}"
+        args = [ids[x.uid] if isinstance(x, Var) else _const_text(x.value) for x in node.inputs]
+        parts.append(f"{node.op.name}({','.join(args)}){sorted((a, str(b)) for a, b in node.attrs.items())}"
+                     f":{node.outputs[0].type}")
+    parts.append(",".join(ids[o.uid] if isinstance(o, Var) else repr(o) for o in sub.outputs))
+    return hashlib.sha1("|".join(parts).encode()).hexdigest()[:20]
+
+
+def _const_text(v: Any) -> str:
+    if isinstance(v, np.ndarray):
+        return f"arr{v.dtype}{v.shape}{hashlib.sha1(np.ascontiguousarray(v).tobytes()).hexdigest()[:12]}"
+    return repr(v)
+
+
+def numel(shape) -> int | None:
+    n = 1
+    for d in shape:
+        if d is None:
+            return None
+        n *= d
+    return n
+
+
+# ---- blocked NumPy --------------------------------------------------------------------------------------
+def _emit_block(sub: Graph, ns: dict) -> tuple[str, list]:
+    """Source of ``blk(i..., o..., b...)`` computing one block; returns (source, buffer dtypes)."""
+    names: dict[int, str] = {v.uid: f"i{k}" for k, v in enumerate(sub.inputs)}
+    out_pos = {}
+    for k, o in enumerate(sub.outputs):
+        out_pos.setdefault(o.uid, k)
+    last: dict[int, int] = {}
+    for i, node in enumerate(sub.nodes):
+        for x in node.inputs:
+            if isinstance(x, Var):
+                last[x.uid] = i
+    free: dict[Any, list] = {}
+    buf_dtypes: list = []
+    lines = []
+
+    def ref(x):
+        if isinstance(x, Var):
+            return names[x.uid]
+        v = x.value
+        if isinstance(v, (bool, int, float)) and (not isinstance(v, float) or np.isfinite(v)):
+            return repr(v)
+        key = f"c{len(ns)}"
+        ns[key] = v
+        return key
+
+    for i, node in enumerate(sub.nodes):
+        out = node.outputs[0]
+        dt = out.type.dtype.np
+        name = node.op.fuse
+        dead = [x for x in dict.fromkeys(node.inputs) if isinstance(x, Var) and last.get(x.uid) == i
+                and names[x.uid].startswith("b") and x.type.dtype.np == dt]
+        if out.uid in out_pos:
+            dest = f"o{out_pos[out.uid]}"
+        elif dead and name != "where":
+            dest = names[dead[0].uid]
+            dead = dead[1:]
+        elif free.get(dt):
+            dest = free[dt].pop()
+        else:
+            dest = f"b{len(buf_dtypes)}"
+            buf_dtypes.append(dt)
+        a = [ref(x) for x in node.inputs]
+        if name in _UFUNC:
+            ufn = _UFUNC[name]
+            lines.append(f"_np.{ufn.__name__}({', '.join(a)}, out={dest})")
+        elif name == "relu":
+            lines.append(f"_np.maximum({a[0]}, 0, out={dest})")
+        elif name == "sigmoid":
+            lines += [f"_np.multiply({a[0]}, 0.5, out={dest})", f"_np.tanh({dest}, out={dest})",
+                      f"_np.multiply({dest}, 0.5, out={dest})", f"_np.add({dest}, 0.5, out={dest})"]
+        elif name == "rsqrt":
+            lines += [f"_np.sqrt({a[0]}, out={dest})", f"_np.divide(1, {dest}, out={dest})"]
+        elif name == "where":
+            lines += [f"_np.copyto({dest}, {a[2]})", f"_np.copyto({dest}, {a[1]}, where={a[0]})"]
+        elif name == "cast":
+            lines.append(f"_np.copyto({dest}, {a[0]}, casting='unsafe')")
+        else:  # pragma: no cover - fusible() admits only the names above
+            raise NotImplementedError(name)
+        names[out.uid] = dest
+        for x in dead:
+            free.setdefault(x.type.dtype.np, []).append(names[x.uid])
+    for k, o in enumerate(sub.outputs):  # an output that is an input or a repeated value: copy it
+        src = names.get(o.uid) if isinstance(o, Var) else ref(o)
+        if src != f"o{k}":
+            lines.append(f"_np.copyto(o{k}, {src})")
+    params = ([f"i{k}" for k in range(len(sub.inputs))] + [f"o{k}" for k in range(len(sub.outputs))]
+              + [f"b{k}" for k in range(len(buf_dtypes))])
+    src = f"def blk({', '.join(params)}):\n" + "".join(f"    {ln}\n" for ln in lines)
+    return src, buf_dtypes
+
+
+class BlockedKernel:
+    """Run a fused group block by block with preallocated ``out=`` buffers; ``threads`` in {1, 2}."""
+
+    def __init__(self, sub: Graph, threads: int = 1):
+        self.sub = sub
+        self.threads = threads
+        ns: dict = {"_np": np}
+        src, self.buf_dtypes = _emit_block(sub, ns)
+        self.source = src
+        exec(compile(src, f"<sprout-fused {graph_key(sub)}>", "exec"), ns)  # noqa: S102 - generated here
+        self.blk = ns["blk"]
+        self.out_types = [o.type for o in sub.outputs]
+        self.shape = tuple(self.out_types[0].shape) if self.out_types else ()
+        self.fallback: Callable | None = None
+
+    def _plain(self) -> Callable:
+        if self.fallback is None:
+            from .pycodegen import generate
+
+            self.fallback = generate(self.sub).function("graph_fn")
+        return self.fallback
+
+    def __call__(self, *args):
+        if self.fallback is not None:
+            return self.fallback(*args)
+        try:
+            return self._run(args)
+        except (TypeError, ValueError):  # a dtype rule NumPy's out= rejects: run this group unfused from now on
+            return self._plain()(*args)
+
+    def _run(self, args):
+        shape = np.broadcast_shapes(*[np.shape(a) for a in args]) if args else self.shape
+        outs = [np.empty(shape, t.dtype.np) for t in self.out_types]
+        n = int(np.prod(shape)) if shape else 1
+        flat = all(np.shape(a) == shape or np.size(a) == 1 for a in args)
+        if flat or not shape:
+            ins = [a.reshape(-1) if np.shape(a) == shape else _squeeze(a) for a in args]
+            views = [o.reshape(-1) for o in outs]
+            length, row = n, 1
+            sliced = [np.shape(a) == shape for a in args]
+        else:  # broadcasting inputs: block over rows of axis 0
+            nd = len(shape)
+            ins = [a if np.ndim(a) == nd and np.shape(a)[0] == shape[0] else a for a in args]
+            sliced = [np.ndim(a) == nd and np.shape(a)[0] == shape[0] and shape[0] != 1 for a in args]
+            views = outs
+            length = shape[0]
+            row = max(1, n // max(1, shape[0]))
+        step = max(1, BLOCK // row)
+        ranges = [(s, min(length, s + step)) for s in range(0, length, step)]
+        if self.threads > 1 and len(ranges) > 1 and n >= MT_MIN:
+            half = (len(ranges) + 1) // 2
+            fut = _pool().submit(self._blocks, ins, views, sliced, ranges[half:], step * row, row)
+            self._blocks(ins, views, sliced, ranges[:half], step * row, row)
+            fut.result()
+        else:
+            self._blocks(ins, views, sliced, ranges, step * row, row)
+        return tuple(outs)
+
+    def _blocks(self, ins, views, sliced, ranges, size, row):
+        shape_tail = views[0].shape[1:] if views else ()
+        bufs = [np.empty((size // row,) + tuple(shape_tail) if row > 1 else (size,), dt)
+                for dt in self.buf_dtypes]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            for s, e in ranges:
+                m = e - s
+                self.blk(*[a[s:e] if sl else a for a, sl in zip(ins, sliced)], *[v[s:e] for v in views],
+                         *[b[:m] for b in bufs])
+
+
+def _squeeze(a):
+    return a.reshape(()) if isinstance(a, np.ndarray) else a
+
+
+_POOL: ThreadPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def _pool() -> ThreadPoolExecutor:
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            _POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sprout-fused")
+    return _POOL
+
+
+# ---- numba loops ----------------------------------------------------------------------------------------
+def numba_available() -> bool:
+    try:
+        return importlib.util.find_spec("numba") is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def numba_eligible(sub: Graph) -> bool:
+    """Every array input has the output shape, float dtypes only, every op has a scalar form."""
+    if not sub.outputs or any(not isinstance(o, Var) for o in sub.outputs):
+        return False
+    shape = tuple(sub.outputs[0].type.shape)
+    for v in list(sub.inputs) + [n.outputs[0] for n in sub.nodes]:
+        if v.type.dtype.np not in (np.float32, np.float64):
+            return False
+    if any(tuple(v.type.shape) != shape for v in sub.inputs):
+        return False
+    for node in sub.nodes:
+        if node.op.fuse not in _NUMBA:
+            return False
+        for x in node.inputs:
+            if isinstance(x, Const) and not isinstance(x.value, (int, float)):
+                return False
+    return True
+
+
+def numba_source(sub: Graph) -> str:
+    names = {v.uid: f"a{k}" for k, v in enumerate(sub.inputs)}
+    consts: dict = {}
+    body = [f"        a{k} = i{k}[j]" for k in range(len(sub.inputs))]
+    for k, node in enumerate(sub.nodes):
+        dt = node.outputs[0].type.dtype.np.name
+        args = []
+        for x in node.inputs:
+            if isinstance(x, Var):
+                args.append(names[x.uid])
+            else:
+                key = (dt, float(x.value))
+                consts.setdefault(key, f"_c{len(consts)}")
+                args.append(consts[key])
+        body.append(f"        t{k} = {_NUMBA[node.op.fuse].format(*args)}")
+        names[node.outputs[0].uid] = f"t{k}"
+    body += [f"        o{k}[j] = {names[o.uid]}" for k, o in enumerate(sub.outputs)]
+    dt0 = sub.outputs[0].type.dtype.np.name
+    head = ["import numpy as np", "import numba", "", f"_z = np.{dt0}(0)"]
+    head += [f"{name} = np.{dt}({val!r})" for (dt, val), name in consts.items()]
+    params = [f"i{k}" for k in range(len(sub.inputs))] + [f"o{k}" for k in range(len(sub.outputs))]
+    return "\n".join(head + ["", "",
+                             "@numba.njit(parallel=True, fastmath=False, cache=True, error_model='numpy')",
+                             f"def kern({', '.join(params)}):",
+                             "    for j in numba.prange(o0.shape[0]):"] + body) + "\n"
+
+
+class NumbaKernel:
+    """A ``prange`` loop compiled from a source file under the kernel cache dir (numba caches beside it)."""
+
+    def __init__(self, sub: Graph):
+        self.sub = sub
+        self.out_types = [o.type for o in sub.outputs]
+        self.source = numba_source(sub)
+        key = hashlib.sha1(self.source.encode()).hexdigest()[:20]
+        self.path = _kernel_path(f"k_{key}.py", self.source)
+        spec = importlib.util.spec_from_file_location(f"sprout_kernel_{key}", self.path)
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = mod  # numba's cache loader resolves the kernel's module by name
+        spec.loader.exec_module(mod)
+        self.kern = mod.kern
+
+    def __call__(self, *args):
+        shape = np.shape(args[0])
+        outs = [np.empty(shape, t.dtype.np) for t in self.out_types]
+        self.kern(*[np.ascontiguousarray(a).reshape(-1) for a in args], *[o.reshape(-1) for o in outs])
+        return tuple(outs)
+
+
+def _cache_dir() -> str:
+    from .. import context
+
+    d = context.get_context("kernel_cache_dir")
+    if not d:
+        import tempfile
+
+        d = os.path.join(tempfile.gettempdir(), f"sprout-kernels-{os.getpid()}")
+    os.makedirs(d, exist_ok=True)
+    return d
+
+
+def _kernel_path(name: str, source: str) -> str:
+    d = os.path.join(_cache_dir(), "kernels")
+    os.makedirs(d, exist_ok=True)
+    path = os.path.join(d, name)
+    if not os.path.exists(path):  # keep the file (and its mtime) stable: numba's cache is keyed on it
+        tmp = f"{path}.{os.getpid()}.tmp"
+        with open(tmp, "w") as f:
+            f.write(source)
+        os.replace(tmp, path)
+    return path
+
+
+# ---- choosing a strategy ----------------------------------------------------------------------------------
+STRATEGIES = ("numpy_blocked", "numpy_mt", "numba")
+_built: dict = {}
+_decisions: dict | None = None
+_decisions_path: str | None = None
+COUNTERS: dict = {"measured": 0, "decisions_from_disk": 0, "numba_compiles": 0, "measure_seconds": 0.0}
+
+
+def build(sub: Graph, strategy: str) -> Callable:
+    """The kernel for ``sub`` under ``strategy`` (built once per process per sub-graph)."""
+    key = (graph_key(sub), strategy)
+    k = _built.get(key)
+    if k is None:
+        if strategy == "numba":
+            t = time.perf_counter()
+            k = NumbaKernel(sub)
+            COUNTERS["numba_compiles"] += 1
+            COUNTERS.setdefault("numba_seconds", 0.0)
+            COUNTERS["numba_seconds"] += time.perf_counter() - t
+        elif strategy == "unfused":
+            from .pycodegen import generate
+
+            k = generate(sub).function("graph_fn")
+        else:
+            k = BlockedKernel(sub, threads=2 if strategy == "numpy_mt" else 1)
+        _built[key] = k
+    return k
+
+
+def _decision_file() -> str:
+    return os.path.join(_cache_dir(), "fusion_decisions.json")
+
+
+def _load_decisions() -> dict:
+    global _decisions, _decisions_path
+    path = _decision_file()
+    if _decisions is None or _decisions_path != path:
+        try:
+            with open(path) as f:
+                _decisions = json.load(f)
+        except (OSError, ValueError):
+            _decisions = {}
+        _decisions_path = path
+    return _decisions
+
+
+def _save_decision(key: str, value: str) -> None:
+    d = _load_decisions()
+    d[key] = value
+    try:
+        path = _decision_file()
+        tmp = f"{path}.{os.getpid()}.tmp"
+        with open(tmp, "w") as f:
+            json.dump(d, f, indent=0, sort_keys=True)
+        os.replace(tmp, path)
+    except OSError:
+        pass
+
+
+def candidates(sub: Graph, n: int, allow_numba: bool = True) -> list[str]:
+    """The cost model: which strategies are worth timing for this group at ``n`` elements."""
+    trans = sum(1 for node in sub.nodes if node.op.fuse in TRANSCENDENTAL)
+    cands = ["numpy_blocked"]
+    if n >= MT_MIN and (os.cpu_count() or 1) >= 2:
+        cands.append("numpy_mt")
+    # numba's scalar exp/tanh lose to NumPy's SIMD ones (measured 3.5x on W3): only plain arithmetic
+    if allow_numba and trans == 0 and n >= MEASURE_MIN and numba_available() and numba_eligible(sub):
+        cands.append("numba")
+    return cands
+
+
+def _random_inputs(sub: Graph, rng, sample: int | None = None) -> list:
+    """Inputs for timing; with ``sample``, 1-D arrays of that many elements when every input has
+    the group's shape (memory-bound kernels scale linearly past the caches)."""
+    shape0 = tuple(sub.outputs[0].type.shape)
+    flat = sample is not None and all(tuple(v.type.shape) == shape0 for v in sub.inputs)
+    out = []
+    for v in sub.inputs:
+        dt = v.type.dtype.np
+        shape = (sample,) if flat else tuple(v.type.shape)
+        if dt.kind == "f":
+            out.append(rng.standard_normal(shape).astype(dt))
+        elif dt.kind == "b":
+            out.append(rng.random(shape) < 0.5)
+        else:
+            out.append(rng.integers(1, 5, shape).astype(dt))
+    return out
+
+
+def _time(fn, args, reps: int = 2) -> float:
+    fn(*args)
+    best = float("inf")
+    for _ in range(reps):
+        t = time.perf_counter()
+        fn(*args)
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def choose(sub: Graph, n: int, allow_numba: bool = True) -> str:
+    """Pick a strategy: the cost model proposes, a one-time measurement (cached on disk) decides.
+    Returns "unfused" when no fused kernel beats the plain per-op code."""
+    cands = candidates(sub, n, allow_numba)
+    if n < MEASURE_MIN:  # cache-resident sizes: blocking gains nothing, the kernel driver's overhead loses
+        return "unfused"
+    key = f"{graph_key(sub)}|{n.bit_length()}|{os.cpu_count()}|{'+'.join(cands)}"
+    d = _load_decisions()
+    if key in d:
+        COUNTERS["decisions_from_disk"] += 1
+        return d[key]
+    t0 = time.perf_counter()
+    args = _random_inputs(sub, np.random.default_rng(0), SAMPLE if n > SAMPLE else None)
+    times = {}
+    for s in ["unfused"] + cands:
+        try:
+            times[s] = _time(build(sub, s), args)
+        except Exception:  # noqa: BLE001 - a strategy that fails to build or run is simply not chosen
+            continue
+    best = min(times, key=times.get)
+    COUNTERS["measured"] += 1
+    COUNTERS["measure_seconds"] += time.perf_counter() - t0
+    _save_decision(key, best)
+    return best

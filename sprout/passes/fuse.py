@@ -1,0 +1,264 @@
+"""Elementwise fusion: maximal same-shape elementwise DAGs become one FusedElementwise node (Graph -> Graph)."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.op import Op, register
+from ..ir.graph import Const, Graph, Node, Var
+
+FUSE_MIN = 1 << 14  # fewer elements than this: per-call overhead dominates, the group stays plain NumPy
+
+# what fusion did, summed over every graph compiled in this process (sprout.passes.fuse.stats())
+STATS: dict[str, Any] = {"graphs": 0, "groups_fused": 0, "nodes_fused": 0, "groups_unfused_by_cost": 0,
+                         "strategies": {}, "seconds": 0.0}
+
+
+def _fused_impl(*args, graph, strategy="numpy_blocked"):
+    """Run the sub-graph: ``graph`` is a Graph (eager call) or the callable the backend made of it."""
+    if isinstance(graph, Graph):
+        from ..backend.kernels import build
+
+        return build(graph, strategy)(*args)
+    return graph(*args)
+
+
+def _fused_infer(*types, graph, strategy="numpy_blocked"):
+    return tuple(o.type for o in graph.outputs)
+
+
+def fused_bprop(*xs_out_dout, graph, strategy="numpy_blocked"):
+    from ..ops import functional as F
+
+    *xs, _out, dout = xs_out_dout
+    douts = list(dout) if isinstance(dout, tuple) else [dout]
+    env: dict[int, Any] = {v.uid: x for v, x in zip(graph.inputs, xs)}
+
+    def val(x):
+        return x.value if isinstance(x, Const) else env[x.uid]
+
+    for node in graph.nodes:
+        env[node.outputs[0].uid] = node.op(*[val(x) for x in node.inputs], **node.attrs)
+    grads: dict[int, Any] = {}
+
+    def acc(uid, g):
+        grads[uid] = g if uid not in grads else F.add(grads[uid], g)
+
+    for o, d in zip(graph.outputs, douts):
+        if isinstance(o, Var) and d is not None:
+            acc(o.uid, d)
+    for node in reversed(graph.nodes):
+        g = grads.get(node.outputs[0].uid)
+        if g is None or node.op.bprop is None:
+            continue
+        ins = [val(x) for x in node.inputs]
+        gs = node.op.bprop(*ins, env[node.outputs[0].uid], g, **node.attrs)
+        for x, gx in zip(node.inputs, gs):
+            if isinstance(x, Var) and gx is not None:
+                acc(x.uid, gx)
+    return tuple(grads.get(v.uid) for v in graph.inputs)
+
+
+FUSED = register(Op("FusedElementwise", _fused_impl, _fused_infer, fused_bprop, "opaque", n_out=0))
+
+
+def _shape(v) -> tuple | None:
+    t = getattr(v, "type", None)
+    shape = getattr(t, "shape", None)
+    return tuple(shape) if shape is not None else None
+
+
+def _numel(shape) -> int | None:
+    n = 1
+    for d in shape:
+        if d is None:
+            return None
+        n *= d
+    return n
+
+
+def _groups(graph: Graph, fusible) -> list[list[int]]:
+    """Greedy grouping in program order. A fusible node joins (and merges) the groups of its
+    producers that have its output shape, unless a path leaves one of those groups and comes
+    back through a node outside (that would make a cycle)."""
+    parent: dict[int, int] = {}        # union-find over group ids
+
+    def find(g: int) -> int:
+        while parent[g] != g:
+            parent[g] = parent[parent[g]]
+            g = parent[g]
+        return g
+
+    producer: dict[int, int] = {}      # Var uid -> node index
+    group_of: dict[int, int] = {}      # node index -> group id (resolve with find)
+    deps: dict[int, frozenset] = {}    # Var uid -> group ids it depends on through any path
+    ext: dict[int, set] = {}           # group id -> group ids its outside inputs depend on
+    shape_of: dict[int, tuple] = {}
+    members: dict[int, list[int]] = {}
+
+    def gid_of(x) -> int | None:
+        if not isinstance(x, Var) or x.uid not in producer:
+            return None
+        g = group_of.get(producer[x.uid])
+        return None if g is None else find(g)
+
+    def depends(x, g: int) -> bool:
+        return isinstance(x, Var) and any(find(d) == g for d in deps.get(x.uid, ()))
+
+    for i, node in enumerate(graph.nodes):
+        in_deps = frozenset().union(*[deps.get(x.uid, frozenset()) for x in node.inputs if isinstance(x, Var)])
+        gid = None
+        if fusible(node):
+            shape = _shape(node.outputs[0])
+            join: list[int] = []
+            for x in node.inputs:
+                g = gid_of(x)
+                if g is None or g in join or shape_of[g] != shape:
+                    continue
+                cand = join + [g]
+                outside = [y for y in node.inputs if gid_of(y) not in cand]
+                ok = all(not depends(y, c) for y in outside for c in cand)
+                ok = ok and all(find(e) not in cand for c in cand for e in ext[c] if find(e) != c)
+                if ok:
+                    join = cand
+            if join:
+                gid = join[0]
+                for h in join[1:]:
+                    parent[h] = gid
+                    members[gid] += members.pop(h)
+                    ext[gid] |= ext.pop(h)
+            else:
+                gid = i
+                parent[gid] = gid
+                members[gid] = []
+                ext[gid] = set()
+                shape_of[gid] = shape
+            members[gid].append(i)
+            group_of[i] = gid
+            for y in node.inputs:
+                if isinstance(y, Var) and gid_of(y) != gid:
+                    ext[gid].update(deps.get(y.uid, ()))
+        own = in_deps | ({gid} if gid is not None else frozenset())
+        for o in node.outputs:
+            producer[o.uid] = i
+            deps[o.uid] = own
+    return [sorted(m) for m in members.values()]
+
+
+def _subgraph(graph: Graph, members: list[int], used_outside: set) -> tuple[Graph, list, list]:
+    """The group as a Graph with fresh Vars; returns (sub-graph, outer inputs, outer outputs)."""
+    mapping: dict[int, Var] = {}
+    outer_in: list = []
+    sub_in: list = []
+    nodes = []
+    for i in members:
+        node = graph.nodes[i]
+        ins = []
+        for x in node.inputs:
+            if isinstance(x, Var) and x.uid not in mapping:
+                v = Var(x.type, x.name)
+                mapping[x.uid] = v
+                outer_in.append(x)
+                sub_in.append(v)
+            ins.append(mapping[x.uid] if isinstance(x, Var) else x)
+        out = Var(node.outputs[0].type, node.outputs[0].name)
+        mapping[node.outputs[0].uid] = out
+        nodes.append(Node(node.op, ins, node.attrs, [out], node.loc))
+    outer_out = [graph.nodes[i].outputs[0] for i in members if graph.nodes[i].outputs[0].uid in used_outside]
+    sub = Graph(f"fused_{graph.name}", sub_in, nodes, [mapping[o.uid] for o in outer_out])
+    return sub, outer_in, outer_out
+
+
+def fuse_elementwise(graph: Graph, *, choose=None, min_elements: int = FUSE_MIN) -> Graph:
+    """Replace every group of >= 2 fusible same-shape nodes with a FusedElementwise node.
+
+    ``choose(sub, n) -> strategy`` picks the kernel ("unfused" leaves the group as it was)."""
+    import time
+
+    from ..backend import kernels
+
+    t0 = time.perf_counter()
+    choose = choose or kernels.choose
+    STATS["graphs"] += 1
+
+    def fusible(node):
+        if not kernels.fusible(node):
+            return False
+        n = _numel(_shape(node.outputs[0]) or (None,))
+        return n is not None and n >= min_elements
+
+    groups = [g for g in _groups(graph, fusible) if len(g) >= 2]
+    if not groups:
+        STATS["seconds"] += time.perf_counter() - t0
+        return graph
+    member_group = {i: k for k, g in enumerate(groups) for i in g}
+    used_outside: set[int] = set()
+    for i, node in enumerate(graph.nodes):
+        for x in node.inputs:
+            if isinstance(x, Var):
+                used_outside.add(x.uid) if member_group.get(i) is None else None
+    for i, node in enumerate(graph.nodes):  # uses by members of other groups count as outside
+        k = member_group.get(i)
+        if k is None:
+            continue
+        own = {graph.nodes[j].outputs[0].uid for j in groups[k]}
+        used_outside.update(x.uid for x in node.inputs if isinstance(x, Var) and x.uid not in own)
+    used_outside.update(o.uid for o in graph.outputs if isinstance(o, Var))
+    used_outside.update(v.uid for _, v in graph.updates if isinstance(v, Var))
+
+    replace_at: dict[int, Node] = {}
+    drop: set[int] = set()
+    for g in groups:
+        sub, outer_in, outer_out = _subgraph(graph, g, used_outside)
+        if not outer_out:
+            continue
+        n = _numel(_shape(outer_out[0]))
+        strategy = choose(sub, n)
+        if strategy == "unfused":
+            STATS["groups_unfused_by_cost"] += 1
+            continue
+        STATS["groups_fused"] += 1
+        STATS["nodes_fused"] += len(g)
+        STATS["strategies"][strategy] = STATS["strategies"].get(strategy, 0) + 1
+        last = graph.nodes[g[-1]]
+        replace_at[g[-1]] = Node(FUSED, outer_in, {"graph": sub, "strategy": strategy}, outer_out, last.loc)
+        drop.update(g[:-1])
+    if not replace_at:
+        STATS["seconds"] += time.perf_counter() - t0
+        return graph
+    nodes = _stable_topo([replace_at.get(i, node) for i, node in enumerate(graph.nodes) if i not in drop],
+                         {v.uid for v in graph.inputs})
+    STATS["seconds"] += time.perf_counter() - t0
+    return graph.replace(nodes=nodes)
+
+
+def _stable_topo(nodes: list, defined: set) -> list:
+    """Program order, except that a node waits until its inputs are defined (a fused node sits at
+    its last member, so an outside user of an earlier member moves after it)."""
+    out, pending = [], []
+    for node in nodes:
+        pending.append(node)
+        progress = True
+        while progress:
+            progress = False
+            for k, p in enumerate(pending):
+                if all(not isinstance(x, Var) or x.uid in defined for x in p.inputs):
+                    out.append(p)
+                    defined.update(o.uid for o in p.outputs)
+                    del pending[k]
+                    progress = True
+                    break
+    if pending:  # cannot happen for an acyclic grouping; keep the graph valid regardless
+        raise RuntimeError("fuse_elementwise: grouping made a cycle")
+    return out
+
+
+def stats() -> dict:
+    """Fusion counters: groups fused / left unfused by the cost model, strategy counts, seconds."""
+    from ..backend.kernels import COUNTERS
+
+    return {**STATS, "strategies": dict(STATS["strategies"]), "kernels": dict(COUNTERS)}
+
+
+def reset_stats() -> None:
+    STATS.update({"graphs": 0, "groups_fused": 0, "nodes_fused": 0, "groups_unfused_by_cost": 0,
+                  "strategies": {}, "seconds": 0.0})
