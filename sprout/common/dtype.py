@@ -1,0 +1,3 @@
+"""``mindspore.common.dtype`` (``import mindspore.common.dtype as mstype``)."""
+from ..dtype import *  # noqa: F401,F403
+from ..dtype import Type, dtype_to_nptype, pytype_to_dtype  # noqa: F401

@@ -1,0 +1,2 @@
+"""``mindspore.common.tensor``: Tensor."""
+from ..core.tensor import Tensor  # noqa: F401

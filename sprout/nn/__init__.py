@@ -1,0 +1,23 @@
+"""sprout.nn: Cell, layers, losses, optimizers, learning-rate schedules and training wrappers (MindSpore names)."""
+from .cell import Cell  # noqa: F401
+from . import layers, optim, loss, wrap, learning_rate_schedule  # noqa: F401
+from .layers import *  # noqa: F401,F403
+from .loss import (LossBase, L1Loss, MSELoss, SmoothL1Loss, SoftmaxCrossEntropyWithLogits,  # noqa: F401
+                   CrossEntropyLoss, NLLLoss, BCELoss, BCEWithLogitsLoss)
+from .optim import Optimizer, SGD, Momentum, Adam, AdamWeightDecay  # noqa: F401
+from .learning_rate_schedule import (LearningRateSchedule, ExponentialDecayLR, NaturalExpDecayLR,  # noqa: F401
+                                     InverseDecayLR, CosineDecayLR, PolynomialDecayLR, WarmUpLR)
+from .wrap import WithLossCell, WithEvalCell, WithGradCell, TrainOneStepCell  # noqa: F401
+
+# MindSpore's nn.exponential_decay_lr ... (lists of per-step values) live in sprout.train.lr; resolved lazily
+# because sprout.train itself imports nn.
+_DYNAMIC_LR = ("piecewise_constant_lr", "exponential_decay_lr", "natural_exp_decay_lr", "inverse_decay_lr",
+               "cosine_decay_lr", "polynomial_decay_lr", "warmup_lr")
+
+
+def __getattr__(name):
+    if name in _DYNAMIC_LR:
+        from ..train import lr
+
+        return getattr(lr, name)
+    raise AttributeError(f"module 'sprout.nn' has no attribute '{name}'")

@@ -1,0 +1,139 @@
+"""The non-plain ways a Cell call runs: hook handles, custom ``bprop`` and backward hooks on the gradient tape."""
+from __future__ import annotations
+
+import itertools
+
+from ..autodiff.tape import record_custom
+from ..core import dispatch
+from ..core.tensor import Tensor
+
+_hook_ids = itertools.count()
+
+
+class HookHandle:
+    """Returned by ``register_*_hook``; ``remove()`` unregisters the hook (idempotent)."""
+
+    def __init__(self, cell, table: dict):
+        self.handle_id = next(_hook_ids)
+        self._cell, self._table = cell, table
+
+    def remove(self) -> None:
+        if self._table.pop(self.handle_id, None) is not None:
+            self._cell._refresh_plain()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+
+
+def add_hook(cell, table: dict, entry, prepend: bool = False) -> HookHandle:
+    handle = HookHandle(cell, table)
+    if prepend:
+        items = list(table.items())
+        table.clear()
+        table[handle.handle_id] = entry
+        table.update(items)
+    else:
+        table[handle.handle_id] = entry
+    cell._refresh_plain()
+    return handle
+
+
+def check_graph_mode_hooks(cell) -> None:
+    """Hooks are a PyNative feature: a cell with hooks cannot run as a compiled graph (MindSpore refuses too)."""
+    if cell._forward_pre_hooks or cell._forward_hooks or cell._backward_hooks or cell._backward_pre_hooks:
+        raise RuntimeError(f"{type(cell).__name__} has hooks registered; hooks run only in PyNative mode. Remove "
+                           "them (handle.remove()) or set_context(mode=PYNATIVE_MODE) to run this cell.")
+
+
+def _fresh(t):
+    """A new tensor object with ``t``'s value, made while tapes are suspended (it is recorded by the caller)."""
+    from ..ops import functional as F
+
+    return F.identity(t)
+
+
+def _as_tuple(x) -> tuple:
+    return tuple(x) if isinstance(x, (tuple, list)) else (x,)
+
+
+def call_with_bprop(cell, args: tuple, kwargs: dict, tapes: tuple):
+    """Run ``construct`` off the tape, then record one node whose backward is ``cell.bprop``."""
+    with dispatch.suspend_tapes(tapes):
+        out = cell.construct(*args, **kwargs)
+        ids = {id(a) for a in args}
+        if isinstance(out, tuple):
+            out = tuple(_fresh(o) if id(o) in ids else o for o in out)
+        elif id(out) in ids:
+            out = _fresh(out)
+
+    def vjp(inputs, output, dout):
+        grads = cell.bprop(*inputs, output, dout)
+        grads = _as_tuple(grads)
+        if len(grads) != len(inputs):
+            raise TypeError(f"{type(cell).__name__}.bprop must return one gradient per input: "
+                            f"it got {len(inputs)} inputs and returned {len(grads)} gradients")
+        return grads
+
+    record_custom(tuple(args), out, vjp)
+    return out
+
+
+def call_with_backward_hooks(cell, args: tuple, kwargs: dict, tapes: tuple, run):
+    """Wrap the call in two recorded identities: the one on the outputs captures ``grad_output`` (and runs
+    backward pre-hooks), the one on the inputs runs ``hook(cell, grad_input, grad_output)`` during backward."""
+    positions = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
+    live = any(t.is_live(args[i]) for t in tapes for i in positions)
+    state: dict = {"grad_output": None}
+
+    def run_hooks(grad_input: tuple) -> tuple:
+        for hook in list(cell._backward_hooks.values()):
+            res = hook(cell, grad_input, state["grad_output"])
+            if res is not None:
+                grad_input = _as_tuple(res)
+        return grad_input
+
+    if live:
+        with dispatch.suspend_tapes(tapes):
+            wrapped = [_fresh(args[i]) for i in positions]
+        originals = tuple(args[i] for i in positions)
+
+        def in_vjp(inputs, output, dout):
+            grads = run_hooks(_as_tuple(dout))
+            if len(grads) != len(inputs):
+                raise TypeError(f"backward hook of {type(cell).__name__} returned {len(grads)} gradients for "
+                                f"{len(inputs)} inputs")
+            return grads
+
+        record_custom(originals, tuple(wrapped) if len(wrapped) > 1 else wrapped[0], in_vjp)
+        new_args = list(args)
+        for i, w in zip(positions, wrapped):
+            new_args[i] = w
+        args = tuple(new_args)
+
+    out = run(args, kwargs)
+    outs = [o for o in _as_tuple(out) if isinstance(o, Tensor)]
+    if not outs:
+        return out
+    with dispatch.suspend_tapes(tapes):
+        fresh = {id(o): _fresh(o) for o in outs}
+
+    def out_vjp(inputs, output, dout):
+        grad_output = _as_tuple(dout)
+        for hook in list(cell._backward_pre_hooks.values()):
+            res = hook(cell, grad_output)
+            if res is not None:
+                grad_output = _as_tuple(res)
+        state["grad_output"] = grad_output
+        if not live:  # no input is differentiated: hooks still see the call, with no input gradients
+            run_hooks((None,))  # what MindSpore passes in this case
+        return grad_output
+
+    new_outs = [fresh[id(o)] for o in outs]
+    record_custom(tuple(outs), tuple(new_outs) if len(new_outs) > 1 else new_outs[0], out_vjp)
+    if isinstance(out, Tensor):
+        return fresh[id(out)]
+    items = [fresh.get(id(o), o) if isinstance(o, Tensor) else o for o in out]
+    return items if isinstance(out, list) else tuple(items)

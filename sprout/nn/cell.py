@@ -1,0 +1,367 @@
+"""nn.Cell: registers Parameters and sub-cells by attribute, names them by path, runs construct (or its graph)."""
+from __future__ import annotations
+
+from collections import OrderedDict
+
+from .. import context
+from ..core import dispatch
+from ..core.tensor import Parameter, ParameterTuple, Tensor
+from . import _call
+
+_flags = context._flags  # read once per call: the mode switch lives in context.py
+
+
+def _generated_name(name) -> bool:
+    return name is None or name == "" or name.startswith("Parameter#") or name.startswith("Parameter$")
+
+
+def _indent(text: str, spaces: int) -> str:
+    lines = text.split("\n")
+    if len(lines) == 1:
+        return text
+    pad = " " * spaces
+    return lines[0] + "\n" + "\n".join(pad + line for line in lines[1:])
+
+
+class Cell:
+    """Base class of every network block. Subclasses define ``construct``; Parameters and Cells assigned as
+    attributes are registered (``self.fc = nn.Dense(...)`` names its weight ``fc.weight``)."""
+
+    def __init__(self, auto_prefix: bool = True, flags: dict | None = None):
+        d = self.__dict__
+        d["_params"] = OrderedDict()
+        d["_cells"] = OrderedDict()
+        d["_auto_prefix"] = auto_prefix
+        d["training"] = False
+        d["requires_grad"] = False
+        d["_forward_pre_hooks"] = OrderedDict()
+        d["_forward_hooks"] = OrderedDict()
+        d["_backward_hooks"] = OrderedDict()
+        d["_backward_pre_hooks"] = OrderedDict()
+        d["_has_bprop"] = callable(getattr(type(self), "bprop", None))
+        d["_plain"] = not d["_has_bprop"]
+        d["_jit_config"] = None
+        d["_dynamic_inputs"] = None
+        d["_param_id"] = 0
+        if flags:
+            self.add_flags(**flags)
+
+    # ---- calling ---------------------------------------------------------------------------------
+    def construct(self, *args, **kwargs):
+        raise NotImplementedError(f"{type(self).__name__} must define construct(self, ...)")
+
+    def __call__(self, *args, **kwargs):
+        if _flags["mode"] == context.GRAPH_MODE and not dispatch._builders:
+            if not self._plain:
+                _call.check_graph_mode_hooks(self)
+            from ..jit.api import run_cell_graph_mode  # graph mode belongs to the compiler
+
+            return run_cell_graph_mode(self, args, kwargs)
+        if self._plain:
+            return self.construct(*args, **kwargs)
+        return self._call_hooked(args, kwargs)
+
+    def _run(self, args: tuple, kwargs: dict):
+        tapes = dispatch.active_tapes() if self._has_bprop and dispatch._slow else ()
+        if tapes:
+            return _call.call_with_bprop(self, args, kwargs, tapes)
+        return self.construct(*args, **kwargs)
+
+    def _call_hooked(self, args: tuple, kwargs: dict):
+        for hook, with_kwargs in list(self._forward_pre_hooks.values()):
+            if with_kwargs:
+                res = hook(self, args, kwargs)
+                if res is not None:
+                    if not (isinstance(res, tuple) and len(res) == 2):
+                        raise TypeError("forward pre hook with_kwargs=True must return None or (args, kwargs)")
+                    args, kwargs = _call._as_tuple(res[0]), res[1]
+            else:
+                res = hook(self, args)
+                if res is not None:
+                    args = res if isinstance(res, tuple) else (res,)
+        tapes = dispatch.active_tapes() if dispatch._slow else ()
+        if tapes and (self._backward_hooks or self._backward_pre_hooks):
+            out = _call.call_with_backward_hooks(self, args, kwargs, tapes, self._run)
+        else:
+            out = self._run(args, kwargs)
+        for hook, with_kwargs in list(self._forward_hooks.values()):
+            res = hook(self, args, kwargs, out) if with_kwargs else hook(self, args, out)
+            if res is not None:
+                out = res
+        return out
+
+    def _refresh_plain(self) -> None:
+        self.__dict__["_plain"] = not (self._has_bprop or self._forward_pre_hooks or self._forward_hooks
+                                       or self._backward_hooks or self._backward_pre_hooks)
+
+    # ---- hooks (PyNative only) -------------------------------------------------------------------
+    def register_forward_pre_hook(self, hook_fn, *, prepend: bool = False, with_kwargs: bool = False):
+        """``hook_fn(cell, args)`` runs before construct; returning a value replaces the inputs."""
+        _check_hook(hook_fn)
+        return _call.add_hook(self, self._forward_pre_hooks, (hook_fn, with_kwargs), prepend)
+
+    def register_forward_hook(self, hook_fn, *, prepend: bool = False, with_kwargs: bool = False,
+                              always_call: bool = False):
+        """``hook_fn(cell, args, output)`` runs after construct; returning a value replaces the output."""
+        _check_hook(hook_fn)
+        return _call.add_hook(self, self._forward_hooks, (hook_fn, with_kwargs), prepend)
+
+    def register_backward_pre_hook(self, hook_fn):
+        """``hook_fn(cell, grad_output)`` runs when the output gradient arrives; may return new grad_output."""
+        _check_hook(hook_fn)
+        return _call.add_hook(self, self._backward_pre_hooks, hook_fn)
+
+    def register_backward_hook(self, hook_fn):
+        """``hook_fn(cell, grad_input, grad_output)`` runs when the input gradients are known; may return new
+        grad_input (a tuple, one gradient per tensor input)."""
+        _check_hook(hook_fn)
+        return _call.add_hook(self, self._backward_hooks, hook_fn)
+
+    # ---- attribute registration --------------------------------------------------------------------
+    def __setattr__(self, name: str, value) -> None:
+        d = self.__dict__
+        if isinstance(value, Parameter):
+            if "_params" not in d:
+                raise AttributeError(f"{type(self).__name__}: call Cell.__init__() before assigning Parameter "
+                                     f"'{name}'")
+            if name in d and name not in d["_params"]:
+                del d[name]
+            self.insert_param_to_cell(name, value)
+        elif isinstance(value, ParameterTuple):
+            self._set_parameter_tuple(name, value)
+        elif isinstance(value, Cell):
+            if "_cells" not in d:
+                raise AttributeError(f"{type(self).__name__}: call Cell.__init__() before assigning Cell '{name}'")
+            if name in d and name not in d["_cells"]:
+                del d[name]
+            if self._auto_prefix:
+                value.update_parameters_name(name + ".")
+            self.insert_child_to_cell(name, value)
+        else:
+            params = d.get("_params")
+            if params is not None and name in params:
+                if value is None:
+                    params[name] = None
+                elif isinstance(value, Tensor):
+                    params[name].set_data(value)
+                    return
+                else:
+                    raise TypeError(f"Parameter '{name}' already exists in network, can not assign this type: "
+                                    f"'{type(value)}' as a parameter.")
+            cells = d.get("_cells")
+            if cells is not None and name in cells:
+                if value is not None:
+                    raise TypeError(f"Sub cell '{name}' already exists in network, can not assign this type: "
+                                    f"'{type(value)}' as a cell.")
+                cells[name] = None
+            object.__setattr__(self, name, value)
+
+    def __getattr__(self, name: str):
+        # reached only when normal lookup fails: parameters registered by name through a ParameterTuple
+        d = self.__dict__
+        if "_params" in d and name in d["_params"]:
+            return d["_params"][name]
+        if "_cells" in d and name in d["_cells"]:
+            return d["_cells"][name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __delattr__(self, name: str) -> None:
+        self.__dict__.get("_params", {}).pop(name, None)
+        self.__dict__.get("_cells", {}).pop(name, None)
+        object.__delattr__(self, name)
+
+    def _set_parameter_tuple(self, name: str, value: ParameterTuple) -> None:
+        seen_names, seen = set(), set()
+        for item in value:
+            if id(item) in seen:
+                continue
+            seen.add(id(item))
+            if _generated_name(item.name):
+                item.name = f"Parameter${self._param_id}"
+                self.__dict__["_param_id"] += 1
+            if item.name in seen_names:
+                raise ValueError(f"The value {value}, its name '{item.name}' already exists. "
+                                 "Please set a unique name for the parameter.")
+            seen_names.add(item.name)
+            self.insert_param_to_cell(item.name, item, check_name_contain_dot=False)
+        object.__setattr__(self, name, value)
+
+    def insert_param_to_cell(self, param_name: str, param, check_name_contain_dot: bool = True) -> None:
+        if not param_name:
+            raise KeyError("For 'insert_param_to_cell', the argument 'param_name' should not be None.")
+        if check_name_contain_dot and "." in param_name:
+            raise KeyError("For 'insert_param_to_cell', the argument 'param_name' should not contain'.' ")
+        if "_params" not in self.__dict__:
+            raise AttributeError("For 'insert_param_to_cell', please call Cell.__init__() firstly.")
+        if param is not None and not isinstance(param, Parameter):
+            raise TypeError(f"For 'insert_param_to_cell', the argument 'param' must be 'Parameter' if not None, "
+                            f"but got {type(param)}.")
+        if param is not None and _generated_name(param.name):
+            param.name = param_name
+        self._params[param_name] = param
+        if check_name_contain_dot:
+            self.__dict__[param_name] = param
+
+    def insert_child_to_cell(self, child_name: str, child_cell) -> None:
+        if not isinstance(child_name, str):
+            raise TypeError(f"For 'insert_child_to_cell', the type of parameter 'child_name' must be str, "
+                            f"but got {type(child_name)}.")
+        if not child_name or "." in child_name:
+            raise KeyError("For 'insert_child_to_cell', the parameter 'child_name' can not be None and "
+                           "can not contain '.' ")
+        if child_cell is not None and not isinstance(child_cell, Cell):
+            raise TypeError(f"For 'insert_child_to_cell', the argument 'child_cell' must be 'Cell' if not None, "
+                            f"but got type {type(child_cell)}.")
+        self._cells[child_name] = child_cell
+        self.__dict__[child_name] = child_cell
+
+    # ---- traversal and naming -------------------------------------------------------------------------
+    def cells_and_names(self, cells=None, name_prefix: str = ""):
+        """(path, cell) for this cell and every sub-cell, depth first; each cell once."""
+        seen = cells if cells is not None else set()
+        if id(self) in seen:
+            return
+        seen.add(id(self))
+        yield name_prefix, self
+        for name, cell in self._cells.items():
+            if cell is not None:
+                yield from cell.cells_and_names(seen, f"{name_prefix}.{name}" if name_prefix else name)
+
+    def parameters_and_names(self, name_prefix: str = "", expand: bool = True):
+        """(attribute path, Parameter) for every parameter, each once (the first path that reaches it)."""
+        cells = self.cells_and_names(name_prefix=name_prefix) if expand else [(name_prefix, self)]
+        seen = set()
+        for cell_name, cell in cells:
+            for par_name, par in cell._params.items():
+                if par is not None and id(par) not in seen:
+                    seen.add(id(par))
+                    yield (f"{cell_name}.{par_name}" if cell_name else par_name), par
+
+    def get_parameters(self, expand: bool = True):
+        for _, param in self.parameters_and_names(expand=expand):
+            yield param
+
+    def trainable_params(self, recurse: bool = True) -> list:
+        return [p for p in self.get_parameters(expand=recurse) if p.requires_grad]
+
+    def untrainable_params(self, recurse: bool = True) -> list:
+        return [p for p in self.get_parameters(expand=recurse) if not p.requires_grad]
+
+    def parameters_dict(self, recurse: bool = True) -> OrderedDict:
+        return OrderedDict((p.name, p) for p in self.get_parameters(expand=recurse))
+
+    def update_parameters_name(self, prefix: str = "", recurse: bool = True) -> None:
+        """Name every parameter ``prefix + its attribute path`` (done when a cell is attached)."""
+        if not isinstance(prefix, str):
+            raise TypeError(f"update_parameters_name: prefix must be a str, got {type(prefix).__name__}")
+        for name, param in self.parameters_and_names(expand=recurse):
+            param.name = prefix + name
+
+    def check_names(self) -> None:
+        names = set()
+        for path, param in self.parameters_and_names():
+            if param.name in names:
+                raise ValueError(f"The value of {path} is {param}, its name '{param.name}' already exists. "
+                                 "Please set a unique name for the parameter.")
+            names.add(param.name)
+
+    def name_cells(self) -> OrderedDict:
+        out, seen = OrderedDict(), set()
+        for name, cell in self._cells.items():
+            if cell is not None and id(cell) not in seen:
+                seen.add(id(cell))
+                out[name] = cell
+        return out
+
+    def cells(self):
+        return self.name_cells().values()
+
+    def apply(self, fn):
+        for cell in self.cells():
+            cell.apply(fn)
+        fn(self)
+        return self
+
+    def init_parameters_data(self, auto_parallel_mode: bool = False) -> dict:
+        return {p: p for p in self.get_parameters()}
+
+    # ---- modes and flags -------------------------------------------------------------------------------
+    def set_train(self, mode: bool = True):
+        """Training mode for this cell and every sub-cell (Dropout, BatchNorm read ``self.training``)."""
+        for _, cell in self.cells_and_names():
+            cell.__dict__["training"] = bool(mode)
+        return self
+
+    def set_grad(self, requires_grad: bool = True):
+        self.requires_grad = requires_grad
+        return self
+
+    def add_flags(self, **flags):
+        self.__dict__.setdefault("_func_graph_flags", {}).update(flags)
+        self.__dict__.update(flags)
+        return self
+
+    def add_flags_recursive(self, **flags):
+        self.add_flags(**flags)
+        for cell in self.cells():
+            cell.add_flags_recursive(**flags)
+        return self
+
+    def get_flags(self) -> dict:
+        return self.__dict__.setdefault("_func_graph_flags", {})
+
+    def set_jit_config(self, jit_config) -> None:
+        """Store the JitConfig the compiler uses when this cell runs as a graph."""
+        self.__dict__["_jit_config"] = jit_config
+
+    @property
+    def jit_config_dict(self):
+        cfg = self._jit_config
+        return getattr(cfg, "jit_config_dict", cfg)
+
+    def set_inputs(self, *inputs, **kwargs) -> None:
+        """Record the (possibly dynamic-shape) inputs graph mode should compile for."""
+        self.__dict__["_dynamic_inputs"] = (inputs, kwargs)
+
+    def get_inputs(self):
+        return None if self._dynamic_inputs is None else self._dynamic_inputs[0]
+
+    def to_float(self, dst_type):
+        """Accepted for compatibility: sprout computes in the parameters' own dtype."""
+        self.add_flags_recursive(_amp_dtype=dst_type)
+        return self
+
+    def recompute(self, **kwargs):
+        """Accepted for compatibility: recomputation is a memory optimisation sprout does not need."""
+        return self
+
+    # ---- printing ------------------------------------------------------------------------------
+    @property
+    def cls_name(self) -> str:
+        return type(self).__name__
+
+    def _get_name(self) -> str:
+        return type(self).__name__
+
+    def extend_repr(self) -> str:
+        return ""
+
+    def __repr__(self) -> str:
+        extra = self.extend_repr()
+        extra_lines = extra.split("\n") if extra else []
+        child_lines = [f"({key}): {_indent(repr(cell), 2)}" for key, cell in self._cells.items()]
+        lines = extra_lines + child_lines
+        body = ""
+        if lines:
+            if len(extra_lines) == 1 and not child_lines:
+                body = extra_lines[0]
+            else:
+                body = "\n  " + "\n  ".join(lines) + "\n"
+        return f"{self._get_name()}({body})"
+
+    __str__ = __repr__
+
+
+def _check_hook(hook_fn) -> None:
+    if not callable(hook_fn):
+        raise TypeError(f"the hook must be a Python function, but got {type(hook_fn).__name__}")

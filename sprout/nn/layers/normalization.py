@@ -1,0 +1,147 @@
+"""Normalization layers: BatchNorm1d/2d (MindSpore momentum convention), LayerNorm, GroupNorm."""
+from __future__ import annotations
+
+from ... import dtype as mstype
+from ... import ops
+from ...common.initializer import initializer
+from ...core.tensor import Parameter
+from ..cell import Cell
+
+
+class _BatchNorm(Cell):
+    """Shared BatchNorm: normalises over every axis but the channel axis (1). In training the batch statistics
+    are used and ``moving = momentum * moving + (1 - momentum) * batch`` (unbiased variance for the moving one)."""
+
+    _ranks: tuple = ()
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.9, affine=True, gamma_init="ones", beta_init="zeros",
+                 moving_mean_init="zeros", moving_var_init="ones", use_batch_statistics=None, data_format="NCHW",
+                 dtype=mstype.float32):
+        super().__init__()
+        if not isinstance(num_features, int) or num_features < 1:
+            raise ValueError(f"For '{self.cls_name}', the 'num_features' must be at least 1, but got {num_features}.")
+        if momentum < 0 or momentum > 1:
+            raise ValueError(f"For '{self.cls_name}', the 'momentum' must be a number in range [0, 1], "
+                             f"but got {momentum}.")
+        if data_format != "NCHW":
+            raise ValueError(f"For '{self.cls_name}', sprout supports data_format='NCHW' only, got {data_format!r}.")
+        if use_batch_statistics is not None and not isinstance(use_batch_statistics, bool):
+            raise TypeError(f"For '{self.cls_name}', 'use_batch_statistics' must be a bool or None.")
+        self.num_features, self.eps, self.momentum = num_features, eps, momentum
+        self.use_batch_statistics, self.format = use_batch_statistics, data_format
+        self.moving_mean = Parameter(initializer(moving_mean_init, num_features, dtype=dtype), name="mean",
+                                     requires_grad=False)
+        self.moving_variance = Parameter(initializer(moving_var_init, num_features, dtype=dtype), name="variance",
+                                         requires_grad=False)
+        self.gamma = Parameter(initializer(gamma_init, num_features, dtype=dtype), name="gamma", requires_grad=affine)
+        self.beta = Parameter(initializer(beta_init, num_features, dtype=dtype), name="beta", requires_grad=affine)
+
+    def _check_rank(self, x) -> None:
+        if x.ndim not in self._ranks:
+            raise ValueError(f"For '{self.cls_name}', the input must be a tensor of rank "
+                             f"{' or '.join(map(str, self._ranks))}, but got shape {list(x.shape)}.")
+
+    def construct(self, x):
+        self._check_rank(x)
+        use_batch = self.training if self.use_batch_statistics is None else self.use_batch_statistics
+        bshape = (1, self.num_features) + (1,) * (x.ndim - 2)
+        if not use_batch:
+            # y = x * scale + shift with per-channel scale = gamma / sqrt(var + eps): two full-size ops
+            scale = ops.mul(self.gamma, ops.rsqrt(ops.add(self.moving_variance, self.eps)))
+            shift = ops.sub(self.beta, ops.mul(self.moving_mean, scale))
+            return ops.add(ops.mul(x, ops.reshape(scale, bshape)), ops.reshape(shift, bshape))
+        axes = (0,) + tuple(range(2, x.ndim))
+        mean = ops.mean(x, axes, keep_dims=True)
+        centered = ops.sub(x, mean)
+        var = ops.mean(ops.square(centered), axes, keep_dims=True)
+        y = ops.mul(centered, ops.rsqrt(ops.add(var, self.eps)))
+        y = ops.add(ops.mul(y, ops.reshape(self.gamma, bshape)), ops.reshape(self.beta, bshape))
+        if self.training:
+            self._update_moving(mean, var, x.size // self.num_features)
+        return y
+
+    def _update_moving(self, mean, var, count: int) -> None:
+        m = self.momentum
+        batch_mean = ops.reshape(ops.stop_gradient(mean), (self.num_features,))
+        batch_var = ops.reshape(ops.stop_gradient(var), (self.num_features,))
+        unbias = count / (count - 1) if count > 1 else 1.0
+        ops.assign(self.moving_mean, ops.add(ops.mul(self.moving_mean, m), ops.mul(batch_mean, 1.0 - m)))
+        ops.assign(self.moving_variance, ops.add(ops.mul(self.moving_variance, m),
+                                             ops.mul(batch_var, (1.0 - m) * unbias)))
+
+    def extend_repr(self) -> str:
+        return (f"num_features={self.num_features}, eps={self.eps}, momentum={self.momentum}, gamma={self.gamma}, "
+                f"beta={self.beta}, moving_mean={self.moving_mean}, moving_variance={self.moving_variance}")
+
+
+class BatchNorm1d(_BatchNorm):
+    """BatchNorm over (N, C) or (N, C, L) inputs."""
+
+    _ranks = (2, 3)
+
+
+class BatchNorm2d(_BatchNorm):
+    """BatchNorm over (N, C, H, W) inputs."""
+
+    _ranks = (4,)
+
+
+class BatchNorm3d(_BatchNorm):
+    """BatchNorm over (N, C, D, H, W) inputs."""
+
+    _ranks = (5,)
+
+
+class LayerNorm(Cell):
+    """Normalise over axes begin_norm_axis.. and scale/shift by gamma/beta of shape x.shape[begin_params_axis:]."""
+
+    def __init__(self, normalized_shape, begin_norm_axis=-1, begin_params_axis=-1, gamma_init="ones",
+                 beta_init="zeros", epsilon=1e-7, dtype=mstype.float32):
+        super().__init__()
+        if not isinstance(normalized_shape, (tuple, list)) or not normalized_shape:
+            raise TypeError(f"For 'LayerNorm', the type of 'normalized_shape' must be a non-empty tuple[int] or "
+                            f"list[int], but got {normalized_shape!r}.")
+        self.normalized_shape = tuple(normalized_shape)
+        self.begin_norm_axis, self.begin_params_axis, self.epsilon = begin_norm_axis, begin_params_axis, epsilon
+        self.gamma = Parameter(initializer(gamma_init, normalized_shape, dtype=dtype), name="gamma")
+        self.beta = Parameter(initializer(beta_init, normalized_shape, dtype=dtype), name="beta")
+
+    def construct(self, x):
+        nd = x.ndim
+        axes = tuple(range(self.begin_norm_axis % nd, nd))
+        mean = ops.mean(x, axes, keep_dims=True)
+        centered = ops.sub(x, mean)
+        var = ops.mean(ops.square(centered), axes, keep_dims=True)
+        y = ops.mul(centered, ops.rsqrt(ops.add(var, self.epsilon)))
+        return ops.add(ops.mul(y, self.gamma), self.beta)
+
+    def extend_repr(self) -> str:
+        return (f"normalized_shape={self.normalized_shape}, begin_norm_axis={self.begin_norm_axis}, "
+                f"begin_params_axis={self.begin_params_axis}, gamma{self.gamma}, beta={self.beta}")
+
+
+class GroupNorm(Cell):
+    """Normalise (N, C, ...) inputs over groups of C // num_groups channels, then scale/shift per channel."""
+
+    def __init__(self, num_groups, num_channels, eps=1e-05, affine=True, gamma_init="ones", beta_init="zeros",
+                 dtype=mstype.float32):
+        super().__init__()
+        if num_channels % num_groups != 0:
+            raise ValueError(f"For 'GroupNorm', the 'num_channels' must be divided by 'num_groups', but got "
+                             f"'num_channels': {num_channels}, 'num_groups': {num_groups}.")
+        self.num_groups, self.num_channels, self.eps, self.affine = num_groups, num_channels, eps, affine
+        self.gamma = Parameter(initializer(gamma_init, num_channels, dtype=dtype), name="gamma", requires_grad=affine)
+        self.beta = Parameter(initializer(beta_init, num_channels, dtype=dtype), name="beta", requires_grad=affine)
+
+    def construct(self, x):
+        shape = tuple(x.shape)
+        g = ops.reshape(x, (shape[0], self.num_groups, -1))
+        mean = ops.mean(g, 2, keep_dims=True)
+        centered = ops.sub(g, mean)
+        var = ops.mean(ops.square(centered), 2, keep_dims=True)
+        y = ops.reshape(ops.mul(centered, ops.rsqrt(ops.add(var, self.eps))), shape)
+        bshape = (1, self.num_channels) + (1,) * (len(shape) - 2)
+        return ops.add(ops.mul(y, ops.reshape(self.gamma, bshape)), ops.reshape(self.beta, bshape))
+
+    def extend_repr(self) -> str:
+        return f"num_groups={self.num_groups}, num_channels={self.num_channels}, eps={self.eps}, affine={self.affine}"

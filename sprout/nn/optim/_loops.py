@@ -1,0 +1,56 @@
+"""Optional one-pass loops (numba, the ``fast`` extra) for the two update kernels that are pure streaming:
+plain gradient descent and momentum. Without numba, or for small / non-contiguous / mixed-dtype arrays, the
+NumPy kernels in ``_kernels.py`` run instead; both give the same float results (no fast-math). numba is
+imported on the first large update, not with sprout."""
+from __future__ import annotations
+
+import numpy as np
+
+# below this many elements NumPy's vector ops are already cheap and avoid numba's call overhead
+MIN_SIZE = 1 << 15
+
+_loops: dict | None = None  # name -> compiled loop; {} once we know numba is missing
+
+
+def _compile() -> dict:
+    global _loops
+    try:
+        import numba
+    except ImportError:
+        _loops = {}
+        return _loops
+
+    @numba.njit(cache=True)
+    def gd(var, alpha, delta):  # pragma: no cover - compiled
+        for i in range(var.size):
+            var[i] -= alpha * delta[i]
+
+    @numba.njit(cache=True)
+    def momentum(var, accum, lr, grad, mom, nesterov):  # pragma: no cover - compiled
+        for i in range(var.size):
+            a = accum[i] * mom + grad[i]
+            accum[i] = a
+            if nesterov:
+                var[i] -= lr * (grad[i] + mom * a)
+            else:
+                var[i] -= lr * a
+
+    _loops = {"gd": gd, "momentum": momentum}
+    return _loops
+
+
+def usable(var: np.ndarray, *others: np.ndarray) -> bool:
+    if var.size < MIN_SIZE or var.dtype.kind != "f" or not var.flags.c_contiguous:
+        return False
+    if not all(o.dtype == var.dtype and o.shape == var.shape and o.flags.c_contiguous for o in others):
+        return False
+    return bool(_loops if _loops is not None else _compile())
+
+
+def gradient_descent(var: np.ndarray, alpha, delta: np.ndarray) -> None:
+    _loops["gd"](var.reshape(-1), var.dtype.type(alpha), delta.reshape(-1))
+
+
+def momentum(var: np.ndarray, accum: np.ndarray, lr, grad: np.ndarray, mom, nesterov: bool) -> None:
+    t = var.dtype.type
+    _loops["momentum"](var.reshape(-1), accum.reshape(-1), t(lr), grad.reshape(-1), t(mom), bool(nesterov))

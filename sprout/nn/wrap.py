@@ -1,0 +1,89 @@
+"""Training wrappers: WithLossCell, WithEvalCell, WithGradCell and TrainOneStepCell."""
+from __future__ import annotations
+
+from .. import ops
+from ..autodiff.api import value_and_grad
+from .cell import Cell
+
+
+class WithLossCell(Cell):
+    """``loss_fn(backbone(data), label)``; parameter names are the backbone's own (no prefix)."""
+
+    def __init__(self, backbone, loss_fn):
+        super().__init__(auto_prefix=False)
+        self._backbone = backbone
+        self._loss_fn = loss_fn
+        self._jit_config = getattr(backbone, "_jit_config", None)
+
+    def construct(self, data, label):
+        return self._loss_fn(self._backbone(data), label)
+
+    @property
+    def backbone_network(self):
+        return self._backbone
+
+
+class WithEvalCell(Cell):
+    """Returns ``(loss, outputs, label)`` for evaluation."""
+
+    def __init__(self, network, loss_fn, add_cast_fp32=False):
+        super().__init__(auto_prefix=False)
+        self._network = network
+        self._loss_fn = loss_fn
+        self.add_cast_fp32 = add_cast_fp32
+
+    def construct(self, data, label):
+        outputs = self._network(data)
+        if self.add_cast_fp32:
+            label = ops.cast(label, outputs.dtype)
+            outputs = ops.cast(outputs, label.dtype)
+        return self._loss_fn(outputs, label), outputs, label
+
+
+class WithGradCell(Cell):
+    """Returns the gradients of the (loss-wrapped) network with respect to its trainable parameters."""
+
+    def __init__(self, network, loss_fn=None, sens=None):
+        super().__init__(auto_prefix=False)
+        self.network = network if loss_fn is None else WithLossCell(network, loss_fn)
+        self.sens = sens
+        self.weights = tuple(network.trainable_params())
+        self._grad = value_and_grad(self.network, None, self.weights)
+
+    def construct(self, *inputs):
+        _, grads = self._grad(*inputs)
+        if self.sens is not None and self.sens != 1.0:
+            grads = tuple(ops.mul(g, self.sens) for g in grads)
+        return grads
+
+
+class TrainOneStepCell(Cell):
+    """One training step: loss and gradients of ``network`` w.r.t. ``optimizer.parameters`` in one forward and
+    one backward pass, then ``optimizer(grads)``. Returns the loss (and a name -> grad dict with return_grad)."""
+
+    def __init__(self, network, optimizer, sens=None, return_grad=False):
+        super().__init__(auto_prefix=False)
+        self.network = network
+        self.network.set_grad()
+        self.optimizer = optimizer
+        self.weights = self.optimizer.parameters
+        if sens == 0:
+            raise ValueError("The input argument of 'sens' can not be 0.")
+        self.sense_flag = sens is not None
+        self.sens = 1.0 if sens is None else sens
+        self.return_grad = return_grad
+        self.weights_name = [p.name for p in self.weights]
+        self.grad_reducer = None  # data-parallel gradient averaging is not wired in yet
+        self._jit_config = getattr(network, "_jit_config", None)
+        self._value_and_grad = value_and_grad(self.network, None, self.weights)
+
+    def construct(self, *inputs):
+        loss, grads = self._value_and_grad(*inputs)
+        if self.sense_flag and self.sens != 1.0:
+            grads = tuple(ops.mul(g, self.sens) for g in grads)
+        if self.grad_reducer is not None:
+            grads = self.grad_reducer(grads)
+        self.optimizer(grads)
+        if self.return_grad:
+            return loss, dict(zip(self.weights_name, grads))
+        return loss
