@@ -54,8 +54,9 @@ def _weights_list(weights) -> tuple[list, bool]:
 class GradResult:
     """Forward outputs plus the tape that recorded them: call ``grads`` to differentiate."""
 
-    def __init__(self, tape: Tape, outputs: Any, inputs: list, weights: list):
+    def __init__(self, tape: Tape, outputs: Any, inputs: list, weights: list, watched: Sequence[int] | None = None):
         self.tape, self.outputs, self.inputs, self.weights = tape, outputs, inputs, weights
+        self.watched = range(len(inputs)) if watched is None else watched
 
     def grads(self, sens: Any = None, outputs: Any = None) -> tuple[list, list]:
         from ..ops import functional as F
@@ -76,7 +77,12 @@ class GradResult:
                 return F.zeros_like(t)
             return g
 
-        return [pick(t) if isinstance(t, Tensor) else None for t in self.inputs], [pick(w) for w in self.weights]
+        # only the watched inputs get a gradient (others stay None: nobody asked for them)
+        in_grads: list = [None] * len(self.inputs)
+        for i in self.watched:
+            if isinstance(self.inputs[i], Tensor):
+                in_grads[i] = pick(self.inputs[i])
+        return in_grads, [pick(w) for w in self.weights]
 
 
 def forward_with_tape(fn: Callable, args: Sequence, watch: Sequence[int] | None, weights: list) -> GradResult:
@@ -94,7 +100,7 @@ def forward_with_tape(fn: Callable, args: Sequence, watch: Sequence[int] | None,
         out = fn(*args)
     finally:
         dispatch.pop_tape(tape)
-    return GradResult(tape, out, list(args), weights)
+    return GradResult(tape, out, list(args), weights, None if watch is None else tuple(positions))
 
 
 def _check_positions(grad_position, n_args: int) -> tuple[tuple, bool]:

@@ -30,7 +30,10 @@ CUSTOM_VJP = register(Op("custom_vjp", _custom_impl, _custom_infer, _custom_bpro
 
 
 class Tape:
-    """One level of differentiation. ``watch`` marks the inputs; ``record`` is called by dispatch."""
+    """One level of differentiation. ``watch`` marks the inputs; ``record`` is called by dispatch.
+
+    A bprop may return a zero-argument callable instead of a gradient for an input whose gradient
+    is expensive (a matmul operand): the tape calls it only when that input is being differentiated."""
 
     __slots__ = ("records", "live")
 
@@ -87,6 +90,8 @@ class Tape:
                 in_grads = op.bprop(*args, out, dout, **attrs)
                 for a, g in zip(args, in_grads):
                     if g is not None and id(a) in live and isinstance(a, Tensor):
+                        if callable(g):  # a deferred gradient: computed only for inputs that need it
+                            g = g()
                         _accumulate(grads, a, g, F)
         return grads
 

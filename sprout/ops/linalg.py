@@ -58,20 +58,23 @@ def _matmul_bprop(a, b, out, d, transpose_a=False, transpose_b=False):
         if b.ndim == 1:
             d2 = F.expand_dims(d2, -1)
         ga, gb = _matmul_bprop(a2, b2, None, d2, transpose_a, transpose_b)
-        return F.reshape(ga, a.shape), F.reshape(gb, b.shape)
+        return (lambda: F.reshape(ga(), a.shape)), (lambda: F.reshape(gb(), b.shape))
+    # each operand's gradient is deferred: a weight-only gradient never pays for the data gradient
     if not transpose_a and not transpose_b:
-        ga, gb = F.matmul(d, b, transpose_b=True), F.matmul(a, d, transpose_a=True)
+        ga, gb = (lambda: F.matmul(d, b, transpose_b=True)), (lambda: F.matmul(a, d, transpose_a=True))
     elif transpose_a and not transpose_b:
-        ga, gb = F.matmul(b, d, transpose_b=True), F.matmul(a, d)
+        ga, gb = (lambda: F.matmul(b, d, transpose_b=True)), (lambda: F.matmul(a, d))
     elif not transpose_a and transpose_b:
-        ga, gb = F.matmul(d, b), F.matmul(d, a, transpose_a=True)
+        ga, gb = (lambda: F.matmul(d, b)), (lambda: F.matmul(d, a, transpose_a=True))
     else:
-        ga, gb = F.matmul(b, d, transpose_a=True, transpose_b=True), F.matmul(d, a, transpose_a=True, transpose_b=True)
-    if ga.shape != a.shape:
-        ga = F.sum_to(ga, a.shape)
-    if gb.shape != b.shape:
-        gb = F.sum_to(gb, b.shape)
-    return ga, gb
+        ga = lambda: F.matmul(b, d, transpose_a=True, transpose_b=True)  # noqa: E731
+        gb = lambda: F.matmul(d, a, transpose_a=True, transpose_b=True)  # noqa: E731
+    return (lambda: _fit(ga(), a)), (lambda: _fit(gb(), b))
+
+
+def _fit(g, x):
+    """Sum a batch-broadcast gradient back to the operand's shape."""
+    return g if g.shape == x.shape else F.sum_to(g, x.shape)
 
 
 MATMUL = register(Op("MatMul", _matmul_impl, _matmul_infer, _matmul_bprop, "opaque"))

@@ -54,7 +54,7 @@ def fused_bprop(*xs_out_dout, graph, strategy="numpy_blocked"):
         gs = node.op.bprop(*ins, env[node.outputs[0].uid], g, **node.attrs)
         for x, gx in zip(node.inputs, gs):
             if isinstance(x, Var) and gx is not None:
-                acc(x.uid, gx)
+                acc(x.uid, gx() if callable(gx) else gx)  # a bprop may defer a gradient (see Tape)
     return tuple(grads.get(v.uid) for v in graph.inputs)
 
 
