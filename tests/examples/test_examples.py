@@ -1,0 +1,100 @@
+"""Run every example script at its --small size, as a user would, and check its accuracy and both modes."""
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("sklearn", reason="the examples train on scikit-learn's bundled digits")
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+NUM = r"([0-9]+(?:\.[0-9]+)?)"
+
+
+# One BLAS thread: on a small shared machine OpenBLAS's worker threads make these tiny matmuls up to
+# 10-25x slower when the other cores are busy (measured; see docs/examples.md).
+ENV = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+
+
+def run_example(name, *args, cwd):
+    """Run ``examples/<name>`` in a fresh interpreter (cwd = a temp dir) and return its stdout."""
+    proc = subprocess.run([sys.executable, str(EXAMPLES / name), *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=600, env=ENV)
+    assert proc.returncode == 0, f"{name} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
+    return proc.stdout
+
+
+def final_accuracies(out, first, second):
+    m = re.search(rf"test accuracy: {first} {NUM}, {second} {NUM}", out)
+    assert m, f"no final accuracy line for {first}/{second} in:\n{out[-2000:]}"
+    return float(m.group(1)), float(m.group(2))
+
+
+def check_speed_line(out, first, second, ratio_word):
+    m = re.search(rf"median epoch: {first} {NUM} ms, {second} {NUM} ms -> {ratio_word} is {NUM}x", out)
+    assert m, f"no speed comparison printed:\n{out[-2000:]}"
+    assert float(m.group(1)) > 0 and float(m.group(2)) > 0
+
+
+# thresholds: measured --small accuracy (docs/examples.md) minus a margin
+def test_lenet_digits_small(tmp_path):
+    out = run_example("lenet_digits.py", "--small", cwd=tmp_path)  # measured 0.839 in both modes
+    assert "==== PYNATIVE_MODE ====" in out and "==== GRAPH_MODE ====" in out
+    acc_pynative, acc_graph = final_accuracies(out, "PYNATIVE_MODE", "GRAPH_MODE")
+    assert acc_pynative >= 0.75 and acc_graph >= 0.75
+    assert abs(acc_pynative - acc_graph) <= 0.03  # same seed, same numbers up to float rounding
+    check_speed_line(out, "PYNATIVE_MODE", "GRAPH_MODE", "graph mode")
+    assert re.search(r"epoch: 5 step: 16, loss is [0-9.]+", out)  # LossMonitor's own line
+    assert "Train epoch time:" in out  # TimeMonitor
+    # ModelCheckpoint wrote the last epoch of both runs, and reloading it scores the same
+    for prefix in ("lenet_pynative", "lenet_graph"):
+        assert (tmp_path / "ckpt_lenet_digits" / f"{prefix}-5_16.ckpt").is_file()
+    reloaded = [float(a) for a in re.findall(rf"accuracy from lenet_\w+-5_16\.ckpt: {NUM}", out)]
+    assert reloaded == pytest.approx([acc_pynative, acc_graph], abs=1e-6)
+
+
+def test_mlp_model_small(tmp_path):
+    out = run_example("mlp_model.py", "--small", cwd=tmp_path)  # measured 0.936 in both modes
+    assert "==== PYNATIVE_MODE ====" in out and "==== GRAPH_MODE ====" in out
+    acc_pynative, acc_graph = final_accuracies(out, "PYNATIVE_MODE", "GRAPH_MODE")
+    assert acc_pynative >= 0.85 and acc_graph >= 0.85
+    assert abs(acc_pynative - acc_graph) <= 0.03
+    check_speed_line(out, "PYNATIVE_MODE", "GRAPH_MODE", "graph mode")
+    assert "Eval result: epoch 1, metrics:" in out  # fit's per-epoch validation via LossMonitor
+    assert re.search(r"\[GRAPH_MODE\] ran [1-6] epochs; validation accuracy per epoch:", out)  # History
+    # the schedule multiplies the learning rate 0.1 by 0.7 once per epoch
+    m = re.search(rf"\[PYNATIVE_MODE\] ran ([0-9]+) epochs.*?final learning rate: {NUM}", out, re.S)
+    assert float(m.group(2)) == pytest.approx(0.1 * 0.7 ** int(m.group(1)), rel=1e-3)
+
+
+def test_rnn_small(tmp_path):
+    out = run_example("rnn_or_attention.py", "--small", cwd=tmp_path)  # measured 0.814 eager and jit
+    assert "==== eager ====" in out and "==== jit ====" in out
+    acc_eager, acc_jit = final_accuracies(out, "eager", "jit")
+    assert acc_eager >= 0.7 and acc_jit >= 0.7
+    assert abs(acc_eager - acc_jit) <= 0.03
+    check_speed_line(out, "eager", "jit", "jit")
+
+
+def test_readme_main_job_short(tmp_path):
+    """The README's main job (examples/train_digits.py), cut to 2 epochs."""
+    out = run_example("train_digits.py", "--epochs", "2", cwd=tmp_path)  # measured 0.961 eager and jit
+    m = re.search(rf"final accuracy: eager {NUM}, jit {NUM}", out)
+    assert m, out[-2000:]
+    assert float(m.group(1)) >= 0.9 and float(m.group(2)) >= 0.9
+    assert "-> jit is" in out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name, first, second, threshold", [
+    ("lenet_digits.py", "PYNATIVE_MODE", "GRAPH_MODE", 0.96),   # measured 0.981
+    ("mlp_model.py", "PYNATIVE_MODE", "GRAPH_MODE", 0.97),      # measured 0.983
+    ("rnn_or_attention.py", "eager", "jit", 0.96),              # measured 0.989
+])
+def test_full_size_accuracy(tmp_path, name, first, second, threshold):
+    """The accuracies stated in the examples' docstrings, at full size."""
+    out = run_example(name, cwd=tmp_path)
+    a, b = final_accuracies(out, first, second)
+    assert a >= threshold and b >= threshold
