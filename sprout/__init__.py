@@ -3,10 +3,23 @@ from . import dtype  # noqa: F401
 from .dtype import (bool_, uint8, uint16, uint32, uint64, int8, int16, int32, int64, float16,  # noqa: F401
                     float32, float64, half, single, double, dtype_to_nptype, pytype_to_dtype)
 from . import context  # noqa: F401
-from .context import set_context, get_context, GRAPH_MODE, PYNATIVE_MODE  # noqa: F401
+from .context import (set_context, get_context, GRAPH_MODE, PYNATIVE_MODE, ParallelMode,  # noqa: F401
+                      set_auto_parallel_context, get_auto_parallel_context, reset_auto_parallel_context)
 from .core.tensor import Tensor, Parameter, ParameterTuple  # noqa: F401
 from . import ops  # noqa: F401
-from .autodiff.api import grad, value_and_grad, vjp  # noqa: F401
+from .autodiff.api import grad, value_and_grad, vjp, GradOperation  # noqa: F401
 from ._seed import set_seed, get_seed  # noqa: F401
+from .jit.api import jit, ms_function, mutable, JitConfig  # noqa: F401
+from .common import initializer  # noqa: F401
+from . import nn  # noqa: F401
+from . import dataset  # noqa: F401
+from . import train  # noqa: F401
+from .train import (Model, Callback, RunContext, LossMonitor, TimeMonitor, ModelCheckpoint,  # noqa: F401
+                    CheckpointConfig, EarlyStopping, ReduceLROnPlateau, History, LambdaCallback,
+                    LearningRateScheduler, Metric, Accuracy, Loss, MAE, MSE, TopKCategoricalAccuracy,
+                    Top1CategoricalAccuracy, Top5CategoricalAccuracy, get_metric_fn, names,
+                    save_checkpoint, load_checkpoint, load_param_into_net)
+from . import debug  # noqa: F401
+from .profiler import Profiler  # noqa: F401
 
 __version__ = "0.1.0"
