@@ -33,6 +33,7 @@ MUTATORS = {"append", "extend", "insert", "pop", "remove", "clear", "sort", "rev
             "popitem", "add", "discard", "difference_update", "intersection_update", "__setitem__", "__delitem__"}
 _LIB_DIRS = tuple({os.path.realpath(p) + os.sep for k in ("stdlib", "platstdlib", "purelib", "platlib")
                    if (p := sysconfig.get_paths().get(k))})
+_FIXED_ATTRS = frozenset((list, tuple, dict, set, frozenset, str, bytes, int, float, bool, complex, range, slice))
 MAX_INLINE_DEPTH = 24
 MAX_INSTRUCTIONS = 200_000
 
@@ -60,8 +61,16 @@ def _is_sprout(obj) -> bool:
     return m == "sprout" or m.startswith("sprout.")
 
 
+_LIBRARY_FILES: dict = {}
+
+
 def _is_library_code(code: types.CodeType) -> bool:
-    return os.path.realpath(code.co_filename).startswith(_LIB_DIRS)
+    """Code from the standard library or site-packages (called, never inlined); cached per file name."""
+    name = code.co_filename
+    lib = _LIBRARY_FILES.get(name)
+    if lib is None:
+        lib = _LIBRARY_FILES[name] = os.path.realpath(name).startswith(_LIB_DIRS)
+    return lib
 
 
 class Capture(Handlers):
@@ -200,7 +209,10 @@ class Capture(Handlers):
         self.guard(("TEN", path, v.__class__, shape, v.dtype, v._data.dtype))
         key = ("tensor", id(v))
         prev = self.conv_src.get(key)
-        if prev is not None:
+        if prev is not None:  # the same tensor object under another path: one input, if they stay one object
+            first = self.conv_src[id(prev)]
+            if path_key(first) != path_key(path):
+                self.guard(("SAME", path, first))
             return prev
         t = self.builder.add_input(TensorType(shape, v.dtype), _path_name(path), path)
         self.conv_src[key] = t
@@ -234,6 +246,11 @@ class Capture(Handlers):
             return super().load_cell(f, k)
         return self.convert(v, ("A", path, "cell_contents"))
 
+    def op_MAKE_CELL(self, f, ins):
+        if f.locals[ins.arg] is not UNBOUND:  # an argument captured by an inner function: convert it first
+            self.load_local(f, ins.arg)
+        super().op_MAKE_CELL(f, ins)
+
     def store_cell(self, f, k, v):
         cell = f.locals[k]
         if f is self.top and k not in self.converted_slots:
@@ -261,6 +278,8 @@ class Capture(Handlers):
                 raise Break(f"reads .{name} of a tensor with a symbolic dimension", dynamic_failure=True)
             return getattr(obj, name)
         v = getattr(obj, name)
+        if obj.__class__ in _FIXED_ATTRS:  # the class is guarded already, its attributes cannot change
+            return v
         src = self.conv_src.get(id(obj))
         if src is None or (isinstance(obj, types.ModuleType) and (_is_sprout(v) or obj.__name__ in PURE_MODULES
                                                                      or obj.__name__.startswith("numpy"))):
@@ -551,12 +570,17 @@ class Capture(Handlers):
             dispatch.pop_builder(self.builder)
 
 
+_CELL: list = []
+
+
 def _is_cell(obj) -> bool:
-    try:
-        from ...nn.cell import Cell
-    except ImportError:  # nn not available: no Cell to inline
-        return False
-    return isinstance(obj, Cell)
+    if not _CELL:
+        try:
+            from ...nn.cell import Cell
+        except ImportError:  # nn not available: no Cell to inline
+            return False
+        _CELL.append(Cell)
+    return isinstance(obj, _CELL[0])
 
 
 def _first_line(exc: BaseException) -> str:

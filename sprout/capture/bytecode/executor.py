@@ -545,6 +545,18 @@ class Handlers:
         exit_fn, val = f.stack[-4], f.stack[-1]
         f.stack.append(exit_fn(type(val), val, val.__traceback__))
 
+    def op_LOAD_BUILD_CLASS(self, f, ins):
+        f.stack.append(f.bltn["__build_class__"])
+
+    def op_DELETE_DEREF(self, f, ins):
+        cell = f.locals[ins.arg]
+        self.mutate(cell)
+        del cell.cell_contents
+
+    def op_DELETE_GLOBAL(self, f, ins):
+        self.store_global(f, ins.argval, None)
+        del f.glb[ins.argval]
+
     def op_GET_LEN(self, f, ins):
         f.stack.append(len(f.stack[-1]))
 

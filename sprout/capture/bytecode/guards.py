@@ -70,17 +70,21 @@ def describe_path(p: tuple) -> str:
 class _Gen:
     """Builds the source of one generated function; constants are bound by name."""
 
-    def __init__(self):
+    def __init__(self, prefix: str = "K"):
+        self.prefix = prefix
         self.ns: dict[str, Any] = {"MISSING": MISSING, "SymIter": SymIter, "_cell": types.CellType,
                                    "_float_tensor": _float_tensor}
         self.lines: list[str] = []
         self._ids: dict[int, str] = {}
         self._paths: dict[tuple, str] = {}
+        self.arity = -1          # >= 0: fast-locals 0..arity-1 are the parameters a0, a1, ... (no L, S)
+        self.out_names = False   # graph output i is the local O<i> (not O[i])
+        self.data: dict = {}     # path key -> the local holding that tensor's array (read by its guard)
 
     def const(self, value: Any) -> str:
         name = self._ids.get(id(value))
         if name is None:
-            name = f"K{len(self._ids)}"
+            name = f"{self.prefix}{len(self._ids)}"
             self._ids[id(value)] = name
             self.ns[name] = value
         return name
@@ -88,8 +92,14 @@ class _Gen:
     def path(self, p: tuple) -> str:
         k = p[0]
         if k == "L":
+            if self.arity >= 0:
+                if p[1] >= self.arity:
+                    raise _NoFast
+                return f"a{p[1]}"
             return f"L[{p[1]}]"
         if k == "S":
+            if self.arity >= 0:
+                raise _NoFast
             return f"S[{p[1]}]"
         if k == "D":
             return f"{self.const(p[1])}.get({p[2]!r}, MISSING)"
@@ -105,6 +115,8 @@ class _Gen:
         if k == "H":
             return self.const(p[1])
         if k == "E":
+            if self.arity >= 0:
+                raise _NoFast
             return "E"
         if k == "FLOAT":
             return f"_float_tensor({self.path_var(p[1])})"
@@ -123,11 +135,24 @@ class _Gen:
         return name
 
     def compile(self, name: str, params: str) -> types.FunctionType:
-        src = f"def {name}({params}):\n" + "\n".join(self.lines) + "\n"
-        exec(compile(src, f"<pijit {name}>", "exec"), self.ns)  # noqa: S102 - our own generated code
-        fn = self.ns[name]
+        return link([(self, name, params)])[0]
+
+
+def link(parts: list) -> list:
+    """Compile several generated functions ``(gen, name, params)`` in one ``compile`` call (the cost of a
+    first call is dominated by compiles; an entry's check, exit and fast functions share one)."""
+    ns: dict = {}
+    sources = []
+    for gen, name, params in parts:
+        ns.update(gen.ns)
+        sources.append(f"def {name}({params}):\n" + "\n".join(gen.lines) + "\n")
+    exec(compile("\n".join(sources), f"<pijit {' '.join(p[1] for p in parts)}>", "exec"), ns)  # noqa: S102
+    fns = []
+    for (_, name, _), src in zip(parts, sources):
+        fn = ns[name]
         fn.source = src
-        return fn
+        fns.append(fn)
+    return fns
 
 
 def guard_text(g: tuple) -> str:
@@ -145,6 +170,8 @@ def guard_text(g: tuple) -> str:
         return f"{p} is a dict with keys {list(g[2])}"
     if kind == "TY":
         return f"{p} is a {g[2].__name__}"
+    if kind == "SAME":
+        return f"{p} is the same object as {describe_path(g[2])}"
     if kind == "METH":
         return f"{p} is the method {g[2].__qualname__} of the same object"
     if kind == "BMETH":
@@ -152,51 +179,110 @@ def guard_text(g: tuple) -> str:
     return repr(g)
 
 
-def build_check(guards: list, inputs: list) -> types.FunctionType:
-    """``check(L, S)``: the tuple of input tensor objects if every guard holds, else the 1-based
-    index of the first guard that failed. One generated function; guards run in capture order."""
-    gen = _Gen()
+class _NoFast(Exception):
+    """The entry reads frame slots a fused fast function cannot see (stack, non-argument locals)."""
+
+
+def _guard_lines(gen: _Gen, guards: list, fail) -> None:
+    """One ``if <guard fails>: return <fail(i)>`` per guard, in capture order (values read once)."""
     for i, g in enumerate(guards, 1):
         kind = g[0]
         x = gen.path_var(g[1]) if kind != "V" or g[1][0] not in ("L", "S") else gen.path(g[1])
+        r = fail(i)
         if kind == "TEN":
             cls, shape, npdt = gen.const(g[2]), g[3], gen.const(g[5])
-            gen.lines.append(f"    if {x}.__class__ is not {cls}: return {i}")
+            d = f"d{i}"
+            gen.data.setdefault(path_key(g[1]), d)
+            gen.lines.append(f"    if {x}.__class__ is not {cls}: return {r}")
+            gen.lines.append(f"    {d} = {x}._data")
             if None in shape:
-                conds = [f"len({x}._data.shape) != {len(shape)}"]
-                conds += [f"{x}._data.shape[{a}] != {d}" for a, d in enumerate(shape) if d is not None]
-                gen.lines.append(f"    if {' or '.join(conds)}: return {i}")
+                conds = [f"len({d}.shape) != {len(shape)}"]
+                conds += [f"{d}.shape[{a}] != {n}" for a, n in enumerate(shape) if n is not None]
+                gen.lines.append(f"    if {' or '.join(conds)}: return {r}")
             else:
-                gen.lines.append(f"    if {x}._data.shape != {tuple(shape)!r}: return {i}")
-            gen.lines.append(f"    if {x}._data.dtype is not {npdt} and {x}._data.dtype != {npdt}: return {i}")
+                gen.lines.append(f"    if {d}.shape != {tuple(shape)!r}: return {r}")
+            gen.lines.append(f"    if {d}.dtype is not {npdt} and {d}.dtype != {npdt}: return {r}")
         elif kind == "V":
             v = g[2]
             if v is None:
-                gen.lines.append(f"    if {x} is not None: return {i}")
+                gen.lines.append(f"    if {x} is not None: return {r}")
             elif isinstance(v, (bool, int, float, str, bytes, complex)):
-                gen.lines.append(f"    if {x}.__class__ is not {gen.const(type(v))} or {x} != {v!r}: return {i}")
+                gen.lines.append(f"    if {x}.__class__ is not {gen.const(type(v))} or {x} != {v!r}: return {r}")
             else:
-                gen.lines.append(f"    if {x} != {gen.const(v)}: return {i}")
+                gen.lines.append(f"    if {x} != {gen.const(v)}: return {r}")
         elif kind == "ID":
-            gen.lines.append(f"    if {x} is not {gen.const(g[2])}: return {i}")
+            gen.lines.append(f"    if {x} is not {gen.const(g[2])}: return {r}")
         elif kind == "LEN":
-            gen.lines.append(f"    if {x}.__class__ is not {gen.const(g[2])} or len({x}) != {g[3]}: return {i}")
+            gen.lines.append(f"    if {x}.__class__ is not {gen.const(g[2])} or len({x}) != {g[3]}: return {r}")
         elif kind == "KEYS":
-            gen.lines.append(f"    if {x}.__class__ is not dict or tuple({x}) != {gen.const(g[2])}: return {i}")
+            gen.lines.append(f"    if {x}.__class__ is not dict or tuple({x}) != {gen.const(g[2])}: return {r}")
         elif kind == "TY":
-            gen.lines.append(f"    if {x}.__class__ is not {gen.const(g[2])}: return {i}")
+            gen.lines.append(f"    if {x}.__class__ is not {gen.const(g[2])}: return {r}")
+        elif kind == "SAME":
+            gen.lines.append(f"    if {x} is not {gen.path_var(g[2])}: return {r}")
         elif kind == "METH":
             gen.lines.append(f"    if {x}.__class__ is not {gen.const(types.MethodType)} or "
                              f"{x}.__func__ is not {gen.const(g[2])} or {x}.__self__ is not {gen.const(g[3])}: "
-                             f"return {i}")
+                             f"return {r}")
         elif kind == "BMETH":
             gen.lines.append(f"    if getattr({x}, '__self__', MISSING) is not {gen.const(g[2])} or "
-                             f"getattr({x}, '__name__', None) != {g[3]!r}: return {i}")
+                             f"getattr({x}, '__name__', None) != {g[3]!r}: return {r}")
         else:
             raise ValueError(f"unknown guard {g!r}")
+
+
+def build_check(guards: list, inputs: list) -> types.FunctionType:
+    """``check(L, S)``: the tuple of input tensor objects if every guard holds, else the 1-based
+    index of the first guard that failed. One generated function; guards run in capture order."""
+    return link([check_part(guards, inputs)])[0]
+
+
+def check_part(guards: list, inputs: list) -> tuple:
+    gen = _Gen("C")
+    _guard_lines(gen, guards, str)
     items = [gen.path_var(p) for p in inputs]
     gen.lines.append(f"    return ({', '.join(items)}{',' if len(items) == 1 else ''})")
-    return gen.compile("check", "L, S")
+    return gen, "check", "L, S"
+
+
+def build_fast(guards: list, inputs: list, ret_r: tuple, arity: int, graph_fn, n_out: int, updates: tuple,
+               const_outs: tuple, miss) -> types.FunctionType | None:
+    part = fast_part(guards, inputs, ret_r, arity, graph_fn, n_out, updates, const_outs, miss)
+    return None if part is None else link([part])[0]
+
+
+def fast_part(guards: list, inputs: list, ret_r: tuple, arity: int, graph_fn, n_out: int, updates: tuple,
+              const_outs: tuple, miss) -> tuple | None:
+    """``fast(a0, a1, ...)`` for a whole-function entry: guards, the compiled graph, the output Tensors and
+    the return value in one generated function; ``miss`` when a guard fails or a tape is recording
+    (the general path then runs). None when the entry reads more than the arguments."""
+    from ...core import dispatch
+    from ...core.tensor import Tensor
+
+    gen = _Gen("F")
+    gen.arity, gen.out_names = arity, True
+    gen.ns.update(_MISS=miss, _d=dispatch, _new=object.__new__, _T=Tensor, _nd=np.ndarray, _asarray=np.asarray)
+    try:
+        _guard_lines(gen, guards, lambda i: "_MISS")
+        items = [gen.path_var(p) for p in inputs]
+        if graph_fn is not None:
+            gen.ns["_G"] = graph_fn
+            gen.lines.append("    if _d._tapes: return _MISS")
+            arrays = [gen.data.get(path_key(p)) or f"{x}._data" for p, x in zip(inputs, items)]
+            gen.lines.append(f"    res = _G({', '.join(arrays)})")
+            for k in range(n_out):
+                gen.lines.append(f"    O{k} = _new(_T); r = res[{k}]; "
+                                 f"O{k}._data = r if r.__class__ is _nd else _asarray(r)")
+            for k in const_outs:
+                gen.lines.append(f"    O{k}._data = _np.array(O{k}._data)")
+                gen.ns["_np"] = np
+            for j, idx in enumerate(updates):
+                gen.lines.append(f"    r = res[{n_out + j}]; "
+                                 f"{items[idx]}._data = r if r.__class__ is _nd else _asarray(r)")
+        gen.lines.append(f"    return {_expr(gen, ret_r, {})}")
+    except _NoFast:
+        return None
+    return gen, "fast", ", ".join(f"a{k}" for k in range(arity))
 
 
 # ---- exit recipes ------------------------------------------------------------------------------------
@@ -209,7 +295,7 @@ def build_check(guards: list, inputs: list) -> types.FunctionType:
 def _expr(gen: _Gen, r: tuple, temps: dict) -> str:
     kind = r[0]
     if kind == "O":
-        return f"O[{r[1]}]"
+        return f"O{r[1]}" if gen.out_names else f"O[{r[1]}]"
     if kind == "P":
         return gen.path(r[1]) if r[1][0] in ("L", "S", "H") else f"({gen.path(r[1])})"
     if kind == "K":
@@ -260,7 +346,12 @@ def _expr(gen: _Gen, r: tuple, temps: dict) -> str:
 def build_exit(locals_r: list | None, stack_r: list | None, ret_r: tuple | None, unbound: Any,
                exc_r: tuple | None = None) -> types.FunctionType:
     """``exit(L, S, E, O)``: the return value (``ret_r``) or the new ``(locals, stack)`` lists."""
-    gen = _Gen()
+    return link([exit_part(locals_r, stack_r, ret_r, unbound, exc_r)])[0]
+
+
+def exit_part(locals_r: list | None, stack_r: list | None, ret_r: tuple | None, unbound: Any,
+              exc_r: tuple | None = None) -> tuple:
+    gen = _Gen("E")
     gen.ns["UNBOUND"] = unbound
     temps: dict = {}
     if ret_r is not None:
@@ -270,4 +361,4 @@ def build_exit(locals_r: list | None, stack_r: list | None, ret_r: tuple | None,
         stk = [_expr(gen, r, temps) for r in stack_r]
         exc = _expr(gen, exc_r, temps) if exc_r is not None else "None"
         gen.lines.append(f"    return [{', '.join(loc)}], [{', '.join(stk)}], {exc}")
-    return gen.compile("exit", "L, S, E, O")
+    return gen, "exit", "L, S, E, O"

@@ -200,8 +200,14 @@ def is_generator_expression(code: types.CodeType) -> bool:
     return code.co_name == "<genexpr>" and bool(code.co_flags & inspect.CO_GENERATOR)
 
 
+_positions: dict = {}
+
+
 def positions(code: types.CodeType, offset: int) -> tuple:
-    """(line, col, end_col) of the instruction at ``offset``."""
-    pos = list(code.co_positions())[offset // 2]
+    """(line, col, end_col) of the instruction at ``offset`` (the table is decoded once per code object)."""
+    table = _positions.get(code)
+    if table is None:
+        table = _positions[code] = list(code.co_positions())
+    pos = table[offset // 2]
     end = pos[3] if pos[1] == pos[0] else None
     return pos[0], pos[2] or 0, end

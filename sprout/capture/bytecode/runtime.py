@@ -18,12 +18,13 @@ from ..errors import JitSyntaxError, SourceLoc
 from . import py311
 from .capture import Capture, Break, _is_cell, _is_library_code, _is_sprout
 from .executor import UNBOUND, Frame, Real
-from .guards import SymIter, build_check, path_key, build_exit, guard_text
+from .guards import SymIter, check_part, exit_part, fast_part, guard_text, link, path_key
 from .py311 import NULL
 
 # entries kept per resume point (LRU); ask for a context flag "pijit_cache_size" to replace it
 _new = object.__new__
 EMPTY: list = []
+MISS = object()   # what a fused fast function returns when its guards fail (or a tape records)
 
 
 class GraphBreakError(JitSyntaxError):
@@ -101,10 +102,18 @@ def reset_report() -> None:
         rt.report = Report()
 
 
+_LOCS: dict = {}
+
+
 def _loc(code: types.CodeType, offset: int) -> SourceLoc:
-    line, col, end = py311.positions(code, offset)
-    line = line or code.co_firstlineno
-    return SourceLoc(code.co_filename, line, col, linecache.getline(code.co_filename, line), end)
+    """The SourceLoc of an instruction (cached: nodes of every capture point at them)."""
+    loc = _LOCS.get((code, offset))
+    if loc is None:
+        line, col, end = py311.positions(code, offset)
+        line = line or code.co_firstlineno
+        loc = _LOCS[(code, offset)] = SourceLoc(code.co_filename, line, col,
+                                                linecache.getline(code.co_filename, line), end)
+    return loc
 
 
 # ---- entries -------------------------------------------------------------------------------------------
@@ -113,7 +122,7 @@ class Entry:
     the frame or the return value), and what follows (return, or the Python instruction at ``pc``)."""
 
     __slots__ = ("check", "fn", "exit", "ret", "pc", "kwnames", "n_out", "updates", "vjp", "guards", "graph",
-                 "const_outs", "hits")
+                 "const_outs", "hits", "fast")
 
     def run(self, L, S, E, inputs):
         fn = self.fn
@@ -257,9 +266,33 @@ def _build_entry(cap: Capture, kind: str, payload) -> Entry:
         e.const_outs = tuple(k for k, o in enumerate(graph.outputs)
                              if not hasattr(o, "uid") or o.uid in pos)
         e.vjp = _make_vjp(graph, len(outs))
-    e.check = build_check(cap.guards, inputs)
-    e.exit = build_exit(*exit_args)
+    parts = [check_part(cap.guards, inputs), exit_part(*exit_args)]
+    arity = cap.rt.arity
+    if kind == "return" and cap.pc == 0 and arity >= 0:
+        fast = fast_part(cap.guards, inputs, ret_r, arity, e.fn, e.n_out, e.updates, e.const_outs, MISS)
+        if fast is not None:
+            parts.append(fast)
+    fns = link(parts)
+    e.check, e.exit = fns[0], fns[1]
+    e.fast = fns[2] if len(fns) > 2 else None
     e.guards = list(cap.guards)
+    return e
+
+
+def _no_guards(L, S):
+    return ()
+
+
+def _same_frame(L, S, E, outs):
+    return L, S, E
+
+
+def _python_entry(pc: int, kwnames: tuple) -> Entry:
+    """The segment at ``pc`` breaks at its first instruction: nothing to compile or guard (running an
+    instruction as Python is right for any values), the frame passes through unchanged."""
+    e = Entry()
+    e.check, e.exit, e.fn, e.fast, e.graph, e.vjp = _no_guards, _same_frame, None, None, None, None
+    e.ret, e.pc, e.kwnames, e.n_out, e.updates, e.const_outs, e.guards, e.hits = False, pc, kwnames, 0, (), (), [], 0
     return e
 
 
@@ -272,6 +305,7 @@ class CodeRuntime:
         self.fullgraph = fullgraph
         self.entries: dict[int, list] = {0: []}
         self.first = self.entries[0]
+        self.fast = None               # the fused fast function of the last whole-function entry used
         self.arity = py311.simple_arity(code)
         self.pad = [UNBOUND] * (py311.n_localsplus(code) - max(self.arity, 0))
         self.exc_table = py311.exception_table(code)
@@ -356,8 +390,11 @@ class CodeRuntime:
                                       "tensor ops") from None
             self._record_break(b)
             payload = b_pc
-        self.note_shapes(pc, cap.guards)
-        entry = _build_entry(cap, kind, payload)
+        if kind == "break" and payload == pc and not cap.builder.nodes:
+            entry = _python_entry(pc, cap.top.kwnames)
+        else:
+            self.note_shapes(pc, cap.guards)
+            entry = _build_entry(cap, kind, payload)
         if entry.fn is not None:
             self._count("compiles")
         lst = self.entries.setdefault(pc, [])
@@ -378,7 +415,10 @@ class CodeRuntime:
                     if i:
                         lst.insert(0, lst.pop(i))
                     e.hits += 1
-                    self._count("hits")
+                    self.report.hits += 1
+                    _REPORT.hits += 1
+                    if not pc:
+                        self.fast = e.fast
                     return e, r
                 if i == 0:
                     first_fail = r
@@ -387,13 +427,18 @@ class CodeRuntime:
         else:
             self._count("misses")
         e = self.capture(f, pc)
+        if not pc:
+            self.fast = e.fast
         r = e.check(f.locals, f.stack)
         if r.__class__ is not tuple:
             raise AssertionError(f"PIJit: a fresh entry failed its own guard {guard_text(e.guards[r - 1])}")
         return e, r
 
     def run(self, fn: types.FunctionType, args, kwargs):
-        f = Frame(fn, py311.bind_arguments(fn, self.code, tuple(args), kwargs, UNBOUND))
+        if not kwargs and len(args) == self.arity:
+            f = Frame(fn, [*args, *self.pad])
+        else:
+            f = Frame(fn, py311.bind_arguments(fn, self.code, tuple(args), kwargs, UNBOUND))
         pc = 0
         while True:
             e, r = self.lookup(f, pc)
@@ -407,9 +452,14 @@ class CodeRuntime:
     def python_step(self, f: Frame, pc: int) -> int:
         """Run the instruction at ``pc`` as Python (exceptions go to the frame's handlers)."""
         ins = f.ins[pc]
-        self._count("python_steps")
+        self.report.python_steps += 1
+        _REPORT.python_steps += 1
+        handler = getattr(_REAL, "op_" + ins.opname, None)
+        if handler is None:  # never routed to the function's own exception handlers
+            raise NotImplementedError(f"PIJit cannot execute the opcode {ins.opname} "
+                                      f"({self.code.co_filename}:{_loc(self.code, pc).lineno})")
         try:
-            nxt = _REAL.step(f, ins)
+            nxt = handler(f, ins)
         except BaseException as exc:
             h = py311.find_handler(self.exc_table, pc)
             if h is None or not isinstance(exc, Exception):
@@ -495,6 +545,13 @@ class BytecodeFunction:
             return self.fn(*args, **kwargs)
         rt = self.rt
         if not kwargs and len(args) == rt.arity:
+            fast = rt.fast
+            if fast is not None:
+                out = fast(*args)
+                if out is not MISS:
+                    rt.report.hits += 1
+                    _REPORT.hits += 1
+                    return out
             L = [*args, *rt.pad]
             first = rt.first
             if first:
