@@ -111,15 +111,25 @@ def bind(op: Op, args: tuple, attrs: dict) -> Any:
 
 
 def run_eager(op: Op, args: tuple, attrs: dict) -> Any:
-    arrays = [a._data if isinstance(a, Tensor) else a for a in args]
+    # unrolled for the common arities: this is the per-op overhead every eager call pays
     try:
-        out = op.impl(*arrays, **attrs)
+        n = len(args)
+        if n == 2:
+            a, b = args
+            out = op.impl(a._data if isinstance(a, Tensor) else a, b._data if isinstance(b, Tensor) else b, **attrs)
+        elif n == 1:
+            a = args[0]
+            out = op.impl(a._data if isinstance(a, Tensor) else a, **attrs)
+        else:
+            out = op.impl(*[a._data if isinstance(a, Tensor) else a for a in args], **attrs)
     except OpError:
         raise
     except Exception as exc:  # turn NumPy's complaint into one that names the op
         raise explain_failure(op, args, attrs, exc) from None
     if op.n_out == 1:
-        return _wrap(out)
+        t = _new(Tensor)
+        t._data = out if out.__class__ is np.ndarray else np.asarray(out)
+        return t
     return tuple(_wrap(o) for o in out)
 
 

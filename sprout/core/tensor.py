@@ -241,6 +241,8 @@ class Parameter(Tensor):
         return f"Parameter (name={self.name}, shape={tuple(self.shape)}, dtype={self.dtype}, " \
                f"requires_grad={self.requires_grad})"
 
+    __str__ = __repr__  # MindSpore prints a Parameter's description, not its values
+
     def __reduce__(self):
         return (Parameter, (self._data, self.name, self.requires_grad))
 

@@ -1,6 +1,9 @@
 """sprout.ops: primitives (by family), composites, the functional API and primitive classes."""
-from . import elementwise, reduce, shape, linalg  # noqa: F401  (registers the primitives)
+from . import elementwise, reduce, shape, linalg  # noqa: F401  (registers the primitives; loads functional)
+from . import array_ops, conv_ops, pool_ops, nn_ops, random_ops, state_ops  # noqa: F401
 from .functional import *  # noqa: F401,F403
 from .primitive_classes import *  # noqa: F401,F403
 from . import tensor_methods  # noqa: F401
+from . import operations  # noqa: F401
+from .hof import HyperMap, Map, MultitypeFuncGraph, Partial  # noqa: F401
 from ..autodiff.api import GradOperation, grad, value_and_grad, vjp  # noqa: F401

@@ -80,3 +80,8 @@ def reduce_shape(shape: tuple, axes: tuple, keep_dims: bool) -> tuple:
     if keep_dims:
         return tuple(1 if i in axes else d for i, d in enumerate(shape))
     return tuple(d for i, d in enumerate(shape) if i not in axes)
+
+
+def shapes_compatible(a, b) -> bool:
+    """Equal ranks and equal dimensions wherever both are known."""
+    return len(a) == len(b) and all(x is None or y is None or x == y for x, y in zip(a, b))

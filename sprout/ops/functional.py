@@ -8,6 +8,7 @@ from .. import dtype as mstype
 from ..core.dispatch import bind
 from ..core.tensor import Tensor
 from . import elementwise as E, linalg as L, reduce as R, shape as S
+from ._infer import check_axis
 from .indexing import GETITEM, GETITEM_GRAD, SETITEM, split_index
 
 _SCALARS = (int, float, bool)
@@ -24,6 +25,10 @@ def _as_tensor(x, op: str):
 def _bin(x, y, op: str):
     """Promote a binary op's operands as MindSpore does: tensor op scalar keeps the tensor's dtype
     (a float scalar lifts an int tensor to float32); tensor op tensor follows ``dtype.promote``."""
+    if isinstance(x, np.generic):  # NumPy scalars act as Python numbers (MindSpore's rule)
+        x = x.item()
+    if isinstance(y, np.generic):
+        y = y.item()
     tx, ty = isinstance(x, Tensor), isinstance(y, Tensor)
     if tx and ty:
         dx, dy = x.dtype, y.dtype
@@ -53,11 +58,32 @@ def _bin(x, y, op: str):
     return _bin(x, y, op)
 
 
-def _binary(prim):
-    def fn(input, other):  # noqa: A002 - MindSpore's argument name
-        a, b = _bin(input, other, prim.name)
-        return bind(prim, (a, b), {})
+_NO_ATTRS: dict = {}  # shared and never mutated: saves building a dict per call
 
+
+def _binary(prim):
+    name = prim.name
+
+    def fn(input, other):  # noqa: A002 - MindSpore's argument name
+        # fast paths: two plain tensors of one dtype, or a float tensor and a Python number, need no promotion
+        if input.__class__ is Tensor:
+            oc = other.__class__
+            if oc is Tensor:
+                if input._data.dtype is other._data.dtype:
+                    return bind(prim, (input, other), _NO_ATTRS)
+            elif (oc is float or oc is int) and input._data.dtype.kind == "f":
+                return bind(prim, (input, other), _NO_ATTRS)
+        a, b = _bin(input, other, name)
+        return bind(prim, (a, b), _NO_ATTRS)
+
+    def reflected(self, other):
+        """``other OP self`` for the Tensor's ``__rOP__``: a Python number on the left."""
+        oc = other.__class__
+        if (oc is float or oc is int) and self.__class__ is Tensor and self._data.dtype.kind == "f":
+            return bind(prim, (other, self), _NO_ATTRS)
+        return fn(other, self)
+
+    fn.reflected = reflected
     return fn
 
 
@@ -198,15 +224,42 @@ def identity(input):  # noqa: A002
     return bind(S.IDENTITY, (input,), {})
 
 
+# ---- metadata ---------------------------------------------------------------------------------
+def shape(input_x):
+    return tuple(_as_tensor(input_x, "Shape").shape)
+
+
+def rank(input_x):
+    return _as_tensor(input_x, "Rank").ndim
+
+
+def size(input_x):
+    return _as_tensor(input_x, "Size").size
+
+
+def dtype(x):
+    return _as_tensor(x, "DType").dtype
+
+
+def is_tensor(obj):
+    return isinstance(obj, Tensor)
+
+
+def is_floating_point(input):  # noqa: A002
+    return _as_tensor(input, "is_floating_point").dtype.is_float
+
+
 # ---- shape ----------------------------------------------------------------------------------
 def _shape_arg(shape, op: str) -> tuple:
     if isinstance(shape, Tensor):
         shape = shape.asnumpy().tolist()
     if isinstance(shape, (int, np.integer)):
         return (int(shape),)
+    if isinstance(shape, str):
+        raise TypeError(f"{op}: shape must be a tuple of ints, got {shape!r}")
     try:
         return tuple(int(d) for d in shape)
-    except TypeError:
+    except (TypeError, ValueError):
         raise TypeError(f"{op}: shape must be a tuple of ints, got {shape!r}") from None
 
 
@@ -250,13 +303,18 @@ def expand_dims(input_x, axis):
     return bind(S.EXPAND_DIMS, (_as_tensor(input_x, "ExpandDims"),), {"axis": int(axis)})
 
 
-unsqueeze = expand_dims
-
 
 def squeeze(input, axis=None):  # noqa: A002
-    if isinstance(axis, list):
-        axis = tuple(axis)
-    return bind(S.SQUEEZE, (_as_tensor(input, "Squeeze"),), {"axis": () if axis is None else axis})
+    """Drop size-1 axes (all of them when ``axis`` is None); a named axis whose size is not 1 is left
+    alone, as MindSpore 2.x does."""
+    x = _as_tensor(input, "Squeeze")
+    if axis is None or axis == () or axis == []:
+        return bind(S.SQUEEZE, (x,), {"axis": ()})
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    keep = tuple(a for a in (check_axis("Squeeze", a, x.ndim) for a in axes) if x.shape[a] == 1)
+    if not keep:
+        return x
+    return bind(S.SQUEEZE, (x,), {"axis": keep})
 
 
 def concat(tensors, axis=0):
@@ -325,65 +383,106 @@ def reduce_sum(x, axis=(), keep_dims=False):
     return bind(R.REDUCE_SUM, (x,), {"axis": _axis_attr(axis), "keep_dims": keep_dims})
 
 
+_WIDE_INT = (mstype.bool_, mstype.int8, mstype.int16, mstype.int32, mstype.uint8, mstype.uint16, mstype.uint32)
+
+
 def sum(input, dim=None, keepdim=False, *, dtype=None):  # noqa: A001,A002
+    """Sum over ``dim`` (all axes if None); bool and int tensors sum to Int64, as MindSpore's ``ops.sum``."""
     x = _as_tensor(input, "ReduceSum")
     if dtype is not None:
         x = cast(x, dtype)
-    if x.dtype is mstype.bool_:
+    elif x.dtype in _WIDE_INT:
         x = cast(x, mstype.int64)
-    return bind(R.REDUCE_SUM, (x,), {"axis": _axis_attr(dim), "keep_dims": keepdim})
+    return bind(R.REDUCE_SUM, (x,), {"axis": _axis_attr(dim), "keep_dims": bool(keepdim)})
 
 
 def mean(input, axis=None, keep_dims=False):  # noqa: A002
-    x = _to_float(_as_tensor(input, "ReduceMean"))
-    return bind(R.REDUCE_MEAN, (x,), {"axis": _axis_attr(axis), "keep_dims": keep_dims})
+    """Mean over ``axis``; an int tensor's mean is an int (truncated), as in MindSpore. (A Bool tensor,
+    which MindSpore refuses, averages as float32.)"""
+    x = _as_tensor(input, "ReduceMean")
+    if x.dtype is mstype.bool_:
+        x = cast(x, mstype.float32)
+    return bind(R.REDUCE_MEAN, (x,), {"axis": _axis_attr(axis), "keep_dims": bool(keep_dims)})
 
 
-def prod(input, axis=None, keep_dims=False):  # noqa: A002
-    return bind(R.REDUCE_PROD, (_as_tensor(input, "ReduceProd"),), {"axis": _axis_attr(axis), "keep_dims": keep_dims})
+def prod(input, axis=None, keep_dims=False, dtype=None):  # noqa: A002
+    x = _as_tensor(input, "ReduceProd")
+    if dtype is not None:
+        x = cast(x, dtype)
+    elif x.dtype in _WIDE_INT:
+        x = cast(x, mstype.int64)
+    return bind(R.REDUCE_PROD, (x,), {"axis": _axis_attr(axis), "keep_dims": bool(keep_dims)})
 
 
-def amax(input, axis=None, keepdims=False):  # noqa: A002
-    return bind(R.REDUCE_MAX, (_as_tensor(input, "ReduceMax"),), {"axis": _axis_attr(axis), "keep_dims": keepdims})
+def _check_where(initial, where, op):
+    if initial is not None or where is not None:
+        raise NotImplementedError(f"{op}: initial= and where= are not supported by sprout")
 
 
-def amin(input, axis=None, keepdims=False):  # noqa: A002
-    return bind(R.REDUCE_MIN, (_as_tensor(input, "ReduceMin"),), {"axis": _axis_attr(axis), "keep_dims": keepdims})
+def amax(input, axis=None, keepdims=False, *, initial=None, where=None):  # noqa: A002
+    _check_where(initial, where, "amax")
+    return bind(R.REDUCE_MAX, (_as_tensor(input, "ReduceMax"),), {"axis": _axis_attr(axis),
+                                                                  "keep_dims": bool(keepdims)})
+
+
+def amin(input, axis=None, keepdims=False, *, initial=None, where=None):  # noqa: A002
+    _check_where(initial, where, "amin")
+    return bind(R.REDUCE_MIN, (_as_tensor(input, "ReduceMin"),), {"axis": _axis_attr(axis),
+                                                                  "keep_dims": bool(keepdims)})
+
+
+def _arg(prim, input, axis, keepdims, output_type):  # noqa: A002
+    x = _as_tensor(input, prim.name)
+    if axis is None:
+        x, axis = reshape(x, (-1,)), 0
+        keepdims = False
+    return bind(prim, (x,), {"axis": int(axis), "keep_dims": bool(keepdims), "output_type": output_type})
 
 
 def argmax(input, dim=None, keepdim=False):  # noqa: A002
-    x = _as_tensor(input, "Argmax")
-    if dim is None:
-        x, dim = reshape(x, (-1,)), 0
-    return bind(R.ARGMAX, (x,), {"axis": int(dim), "keep_dims": keepdim})
+    """Index of the maximum (Int64), over the flattened tensor when ``dim`` is None."""
+    return _arg(R.ARGMAX, input, dim, keepdim, mstype.int64)
 
 
 def argmin(input, axis=None, keepdims=False):  # noqa: A002
-    x = _as_tensor(input, "Argmin")
-    if axis is None:
-        x, axis = reshape(x, (-1,)), 0
-    return bind(R.ARGMIN, (x,), {"axis": int(axis), "keep_dims": keepdims})
+    """Index of the minimum; Int32, as MindSpore 2.x's ``ops.argmin`` returns."""
+    return _arg(R.ARGMIN, input, axis, keepdims, mstype.int32)
 
 
 def max(input, axis=None, keepdims=False, *, initial=None, where=None):  # noqa: A001,A002
-    """MindSpore 2.x ``ops.max``: with an axis returns (values, indices); without, the max value."""
-    if initial is not None or where is not None:
-        raise NotImplementedError("max: initial= and where= are not supported by sprout")
+    """MindSpore 2.x ``ops.max``: (values, Int64 indices). Without an axis MindSpore returns the global
+    maximum and the index 0 (not the argmax); sprout does the same."""
+    _check_where(initial, where, "max")
+    x = _as_tensor(input, "ReduceMax")
     if axis is None:
-        return amax(input, None, keepdims)
-    return amax(input, axis, keepdims), argmax(input, axis, keepdims)
+        return amax(x), Tensor(np.zeros((), np.int64))
+    return amax(x, axis, keepdims), _arg(R.ARGMAX, x, axis, keepdims, mstype.int64)
 
 
 def min(input, axis=None, keepdims=False, *, initial=None, where=None):  # noqa: A001,A002
-    if initial is not None or where is not None:
-        raise NotImplementedError("min: initial= and where= are not supported by sprout")
+    """MindSpore 2.x ``ops.min``: (values, Int64 indices); index 0 without an axis (see ``max``)."""
+    _check_where(initial, where, "min")
+    x = _as_tensor(input, "ReduceMin")
     if axis is None:
-        return amin(input, None, keepdims)
-    return amin(input, axis, keepdims), argmin(input, axis, keepdims)
+        return amin(x), Tensor(np.zeros((), np.int64))
+    return amin(x, axis, keepdims), _arg(R.ARGMIN, x, axis, keepdims, mstype.int64)
+
+
+def any(input, axis=None, keep_dims=False):  # noqa: A001,A002
+    x = _as_tensor(input, "ReduceAny")
+    return amax(x if x.dtype is mstype.bool_ else cast(x, mstype.bool_), axis, keep_dims)
+
+
+def all(input, axis=None, keep_dims=False):  # noqa: A001,A002
+    x = _as_tensor(input, "ReduceAll")
+    return amin(x if x.dtype is mstype.bool_ else cast(x, mstype.bool_), axis, keep_dims)
 
 
 # ---- linear algebra ---------------------------------------------------------------------------
 def matmul(input, other, *, transpose_a=False, transpose_b=False):  # noqa: A002
+    if (input.__class__ is Tensor and other.__class__ is Tensor and not transpose_a and not transpose_b
+            and input._data.dtype is other._data.dtype):
+        return bind(L.MATMUL, (input, other), _NO_ATTRS)
     a, b = _bin(_as_tensor(input, "MatMul"), _as_tensor(other, "MatMul"), "MatMul")
     attrs = {}
     if transpose_a:
@@ -415,3 +514,26 @@ def tensor_setitem(x, index, value):
     elif isinstance(value, Tensor) and value.dtype is not x.dtype:
         value = cast(value, x.dtype)
     return bind(SETITEM, (x, value, *tensors), {"spec": spec})
+
+
+# ---- the rest of the functional API lives in topical modules; re-exported so ``F.name`` reaches it ----
+from .functional_array import *  # noqa: E402,F401,F403
+from .functional_array import cumsum_raw, gather_d_grad, gather_grad, pad_raw  # noqa: E402,F401
+from .nn_functional import *  # noqa: E402,F401,F403
+from .composite import *  # noqa: E402,F401,F403
+from .losses import *  # noqa: E402,F401,F403
+from .hof import *  # noqa: E402,F401,F403
+
+
+def _public_names() -> list:
+    names = []
+    for name, value in list(globals().items()):
+        if name.startswith("_") or isinstance(value, type) or not callable(value):
+            continue
+        module = getattr(value, "__module__", "")
+        if module.startswith("sprout.ops") and module not in ("sprout.ops._infer", "sprout.ops.indexing"):
+            names.append(name)
+    return names
+
+
+__all__ = _public_names()

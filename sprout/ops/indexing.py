@@ -55,24 +55,29 @@ def _getitem_impl(x, *tensors, spec):
     return x[build_index(spec, tensors)]
 
 
-def _dummy_index(t: TensorType):
-    shape = tuple(1 if d is None else d for d in t.shape)
+def _dummy_index(t: TensorType, size: int):
+    shape = tuple(size if d is None else d for d in t.shape)
     if t.dtype.name == "Bool":
         return np.ones(shape, bool)
     return np.zeros(shape, np.int64)
 
 
-def _getitem_infer(x, *tensors, spec):
-    if any(d is None for d in x.shape):
-        shape = tuple(1 if d is None else d for d in x.shape)
-    else:
-        shape = x.shape
+def _probe_shape(x: TensorType, tensors, spec, size: int) -> tuple:
+    """The result shape of the index on a stand-in array whose unknown dimensions have ``size``."""
+    shape = tuple(size if d is None else d for d in x.shape)
     probe = np.broadcast_to(np.empty((), x.dtype.np), shape)
+    return probe[build_index(spec, [_dummy_index(t, size) for t in tensors])].shape
+
+
+def _getitem_infer(x, *tensors, spec):
     try:
-        result = probe[build_index(spec, [_dummy_index(t) for t in tensors])]
+        out_shape = _probe_shape(x, tensors, spec, 31)
+        if any(d is None for d in x.shape) or any(None in t.shape for t in tensors):
+            # probe twice: a dimension that follows the unknown sizes is unknown too
+            other = _probe_shape(x, tensors, spec, 37)
+            out_shape = tuple(a if a == b else None for a, b in zip(out_shape, other))
     except IndexError as exc:
         raise IndexError(f"GetItem: {exc} (tensor shape {fmt_shape(x.shape)})") from None
-    out_shape = result.shape
     if any(t.dtype.name == "Bool" for t in tensors):
         out_shape = tuple(None for _ in out_shape)  # data-dependent: symbolic
     return TensorType(out_shape, x.dtype)

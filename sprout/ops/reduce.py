@@ -21,11 +21,20 @@ def _reduce_infer(name: str, int_to: mstype.Type | None = None):
 
 
 def _axes_of(x, axis):
-    return tuple(range(x.ndim)) if axis == () or axis is None else axis
+    return None if axis == () or axis is None else axis  # None: every axis (the ufuncs' fastest form)
+
+
+# The kernels call the ufuncs' ``reduce`` directly: np.sum / np.mean / np.max add several
+# microseconds of Python-level argument handling, which dominates on small tensors.
+_add_reduce, _mul_reduce = np.add.reduce, np.multiply.reduce
+_max_reduce, _min_reduce = np.maximum.reduce, np.minimum.reduce
 
 
 def _sum_impl(x, axis=(), keep_dims=False):
-    return np.sum(x, axis=_axes_of(x, axis), keepdims=keep_dims, dtype=x.dtype if x.dtype != np.bool_ else np.int64)
+    if x.dtype.kind == "f":  # ints need the dtype: NumPy would widen int32 sums to int64
+        return _add_reduce(x, axis=_axes_of(x, axis), keepdims=keep_dims)
+    return _add_reduce(x, axis=_axes_of(x, axis), keepdims=keep_dims,
+                       dtype=x.dtype if x.dtype != np.bool_ else np.int64)
 
 
 def _restore(d, x, axis, keep_dims):
@@ -45,8 +54,19 @@ REDUCE_SUM = register(Op("ReduceSum", _sum_impl, _reduce_infer("ReduceSum"), _su
 
 
 def _mean_impl(x, axis=(), keep_dims=False):
-    out = np.mean(x, axis=_axes_of(x, axis), keepdims=keep_dims)
-    return out.astype(x.dtype, copy=False) if x.dtype.kind == "f" else out.astype(np.float32)
+    axes = _axes_of(x, axis)
+    count = x.size
+    if axes is not None:
+        count = 1
+        for a in axes:
+            count *= x.shape[a]
+    if x.dtype.kind == "f":
+        acc = np.float32 if x.dtype == np.float16 else x.dtype  # float16 accumulates in float32, as np.mean
+        out = _add_reduce(x, axis=axes, keepdims=keep_dims, dtype=acc)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.true_divide(out, count, dtype=acc).astype(x.dtype, copy=False)
+    out = _add_reduce(x, axis=axes, keepdims=keep_dims, dtype=np.float64) / count
+    return np.trunc(out).astype(x.dtype)  # MindSpore: the mean of an int tensor is an int (truncated)
 
 
 def _count(x, axis) -> int:
@@ -60,7 +80,7 @@ def _mean_bprop(x, out, d, axis=(), keep_dims=False):
     return (F.div(_restore(d, x, axis, keep_dims), _count(x, axis)),)
 
 
-REDUCE_MEAN = register(Op("ReduceMean", _mean_impl, _reduce_infer("ReduceMean", mstype.float32), _mean_bprop,
+REDUCE_MEAN = register(Op("ReduceMean", _mean_impl, _reduce_infer("ReduceMean"), _mean_bprop,
                           "reduce", fuse="mean"))
 
 
@@ -75,13 +95,13 @@ def _extreme_bprop(x, out, d, axis=(), keep_dims=False):
 def _max_impl(x, axis=(), keep_dims=False):
     if x.size == 0:
         raise OpError(f"ReduceMax: cannot reduce an empty tensor of shape {list(x.shape)}")
-    return np.max(x, axis=_axes_of(x, axis), keepdims=keep_dims)
+    return _max_reduce(x, axis=_axes_of(x, axis), keepdims=keep_dims)
 
 
 def _min_impl(x, axis=(), keep_dims=False):
     if x.size == 0:
         raise OpError(f"ReduceMin: cannot reduce an empty tensor of shape {list(x.shape)}")
-    return np.min(x, axis=_axes_of(x, axis), keepdims=keep_dims)
+    return _min_reduce(x, axis=_axes_of(x, axis), keepdims=keep_dims)
 
 
 REDUCE_MAX = register(Op("ReduceMax", _max_impl, _reduce_infer("ReduceMax"), _extreme_bprop, "reduce", fuse="max"))
@@ -89,7 +109,7 @@ REDUCE_MIN = register(Op("ReduceMin", _min_impl, _reduce_infer("ReduceMin"), _ex
 
 
 def _prod_impl(x, axis=(), keep_dims=False):
-    return np.prod(x, axis=_axes_of(x, axis), keepdims=keep_dims).astype(x.dtype, copy=False)
+    return _mul_reduce(x, axis=_axes_of(x, axis), keepdims=keep_dims, dtype=x.dtype)
 
 
 def _prod_bprop(x, out, d, axis=(), keep_dims=False):
@@ -102,19 +122,25 @@ REDUCE_PROD = register(Op("ReduceProd", _prod_impl, _reduce_infer("ReduceProd"),
 
 
 def _arg_infer(name):
-    def infer(x, axis=-1, keep_dims=False):
+    def infer(x, axis=-1, keep_dims=False, output_type=mstype.int32):
         axes = norm_axes(name, axis, x.ndim) if x.ndim else ()
-        return TensorType(reduce_shape(x.shape, axes, keep_dims), mstype.int32)
+        if output_type not in (mstype.int32, mstype.int64):
+            raise OpError(f"{name}: output_type must be int32 or int64, got {output_type}")
+        return TensorType(reduce_shape(x.shape, axes, keep_dims), output_type)
 
     return infer
 
 
-def _argmax_impl(x, axis=-1, keep_dims=False):
-    return np.argmax(x, axis=axis, keepdims=keep_dims).astype(np.int32)
+def _argmax_impl(x, axis=-1, keep_dims=False, output_type=mstype.int32):
+    if x.size == 0:
+        raise OpError(f"Argmax: cannot take the argmax of an empty tensor of shape {list(x.shape)}")
+    return np.argmax(x, axis=axis, keepdims=keep_dims).astype(output_type.np)
 
 
-def _argmin_impl(x, axis=-1, keep_dims=False):
-    return np.argmin(x, axis=axis, keepdims=keep_dims).astype(np.int32)
+def _argmin_impl(x, axis=-1, keep_dims=False, output_type=mstype.int32):
+    if x.size == 0:
+        raise OpError(f"Argmin: cannot take the argmin of an empty tensor of shape {list(x.shape)}")
+    return np.argmin(x, axis=axis, keepdims=keep_dims).astype(output_type.np)
 
 
 def _no_grad(x, out, d, **attrs):
@@ -137,7 +163,7 @@ def _sum_to_infer(x, shape):
 def _sum_to_impl(x, shape):
     lead = x.ndim - len(shape)
     axes = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(shape) if s == 1 and x.shape[lead + i] != 1)
-    out = np.sum(x, axis=axes, keepdims=True, dtype=x.dtype) if axes else x
+    out = _add_reduce(x, axis=axes, keepdims=True, dtype=x.dtype) if axes else x
     return out.reshape(shape)
 
 

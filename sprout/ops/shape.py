@@ -21,7 +21,8 @@ def _prod(shape) -> int | None:
 def _reshape_infer(x, shape):
     shape = tuple(shape)
     if sum(1 for d in shape if d == -1) > 1:
-        raise OpError(f"Reshape: at most one -1 allowed in the target shape {list(shape)}")
+        raise OpError(f"Reshape: at most one -1 allowed in the target shape {list(shape)} (input shape "
+                      f"{fmt_shape(x.shape)})")
     total = _prod(x.shape)
     known = _prod([d for d in shape if d != -1])
     if -1 in shape:

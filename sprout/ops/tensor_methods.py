@@ -1,4 +1,8 @@
-"""Tensor operators and methods, installed onto ``Tensor`` so the class itself stays thin."""
+"""Tensor operators and methods, installed onto ``Tensor`` so the class itself stays thin.
+
+Reductions accept both of MindSpore's spellings (``axis``/``keep_dims``/``keepdims`` and
+``dim``/``keepdim``); ``max``/``min`` follow MindSpore 2.x's two overloads: called with a
+positional axis or ``dim=`` they return (values, indices), with ``axis=`` only the values."""
 from __future__ import annotations
 
 from ..core import dispatch
@@ -8,7 +12,8 @@ from . import functional as F
 
 
 def _reflect(fn):
-    return lambda self, other: fn(other, self)
+    fast = getattr(fn, "reflected", None)  # binary functional ops carry a scalar-first fast path
+    return fast if fast is not None else (lambda self, other: fn(other, self))
 
 
 def _setitem(self, index, value):
@@ -17,7 +22,7 @@ def _setitem(self, index, value):
             if tape.is_live(self):
                 raise RuntimeError("Tensor.__setitem__: in-place assignment to a tensor that is being "
                                    "differentiated is not supported; build a new tensor with ops.where or "
-                                   "ops.tensor_scatter_update instead")
+                                   "ops.masked_fill instead")
     out = F.tensor_setitem(self, index, value)
     self._rebind(out)
 
@@ -27,33 +32,102 @@ def _rebind(self, other):
     self._data = other._data
 
 
-def _reduce_method(fn_name):
-    def method(self, axis=None, keep_dims=False, **kw):
-        if "keepdims" in kw:
-            keep_dims = kw.pop("keepdims")
-        if "dim" in kw:
-            axis = kw.pop("dim")
-        if "keepdim" in kw:
-            keep_dims = kw.pop("keepdim")
-        dtype = kw.pop("dtype", None)
-        if kw:
-            raise TypeError(f"Tensor.{fn_name}: unexpected arguments {sorted(kw)}")
-        x = self if dtype is None else F.cast(self, dtype)
-        if fn_name == "sum":
-            return F.sum(x, axis, keep_dims)
-        return getattr(F, fn_name)(x, axis, keep_dims)
+_AXIS_KEYS = ("axis", "dim")
+_KEEP_KEYS = ("keep_dims", "keepdims", "keepdim")
+
+
+def _axis_keep(name, args, kw, default_axis=None):
+    """(axis, keep) from positional (axis, keep) and any of MindSpore's keyword spellings."""
+    if len(args) > 2:
+        raise TypeError(f"Tensor.{name}: takes at most 2 positional arguments (axis, keep_dims), got {len(args)}")
+    axis = args[0] if args else default_axis
+    keep = args[1] if len(args) > 1 else False
+    for k in _AXIS_KEYS:
+        if k in kw:
+            axis = kw.pop(k)
+    for k in _KEEP_KEYS:
+        if k in kw:
+            keep = kw.pop(k)
+    return axis, bool(keep)
+
+
+def _no_extra(name, kw):
+    if kw:
+        raise TypeError(f"Tensor.{name}: unexpected arguments {sorted(kw)}")
+
+
+def _sum(self, *args, **kw):
+    dtype = kw.pop("dtype", None)
+    kw.pop("initial", None)
+    axis, keep = _axis_keep("sum", args, kw)
+    _no_extra("sum", kw)
+    return F.sum(self, axis, keep, dtype=dtype)
+
+
+def _mean(self, *args, **kw):
+    axis, keep = _axis_keep("mean", args, kw)
+    _no_extra("mean", kw)
+    return F.mean(self, axis, keep)
+
+
+def _prod(self, *args, **kw):
+    dtype = kw.pop("dtype", None)
+    axis, keep = _axis_keep("prod", args, kw)
+    _no_extra("prod", kw)
+    return F.prod(self, axis, keep, dtype=dtype)
+
+
+def _extreme(name, reduce_fn, arg_fn):
+    def method(self, *args, **kw):
+        numpy_style = {"axis", "keepdims", "keep_dims", "initial", "where", "return_indices"} & set(kw)
+        return_indices = kw.pop("return_indices", False)
+        kw.pop("initial", None)
+        kw.pop("where", None)
+        pair = return_indices or "dim" in kw or "keepdim" in kw or (args and not numpy_style and args[0] is not None)
+        axis, keep = _axis_keep(name, args, kw)
+        _no_extra(name, kw)
+        values = reduce_fn(self, axis, keep)
+        if not pair:
+            return values
+        return values, F.cast(arg_fn(self, axis, keep), mstype.int64)
 
     return method
 
 
-def _max_method(self, axis=None, keepdims=False, *, initial=None, where=None, return_indices=False):
-    values = F.amax(self, axis, keepdims)
-    return (values, F.argmax(self, axis, keepdims)) if return_indices else values
+def _argmax(self, *args, **kw):
+    axis, keep = _axis_keep("argmax", args, kw)
+    _no_extra("argmax", kw)
+    return F.argmax(self, axis, keep)
 
 
-def _min_method(self, axis=None, keepdims=False, *, initial=None, where=None, return_indices=False):
-    values = F.amin(self, axis, keepdims)
-    return (values, F.argmin(self, axis, keepdims)) if return_indices else values
+def _argmin(self, *args, **kw):
+    axis, keep = _axis_keep("argmin", args, kw)
+    _no_extra("argmin", kw)
+    return F.argmin(self, axis, keep)
+
+
+def _any(self, *args, **kw):
+    axis, keep = _axis_keep("any", args, kw)
+    return F.any(self, axis, keep)
+
+
+def _all(self, *args, **kw):
+    axis, keep = _axis_keep("all", args, kw)
+    return F.all(self, axis, keep)
+
+
+def _var_method(fn):
+    def method(self, axis=None, ddof=0, keepdims=False, **kw):
+        if "dim" in kw:
+            axis = kw.pop("dim")
+        if "keepdim" in kw:
+            keepdims = kw.pop("keepdim")
+        if "correction" in kw:
+            ddof = kw.pop("correction")
+        _no_extra(fn.__name__, kw)
+        return fn(self, axis, ddof, keepdims)
+
+    return method
 
 
 def _astype(self, dtype, copy=True):
@@ -75,46 +149,94 @@ def _transpose(self, *axes):
 
 
 def _flatten(self, order="C", *, start_dim=0, end_dim=-1):
-    if order != "C":
-        raise ValueError("Tensor.flatten: only order='C' is supported")
-    nd = self.ndim
-    if nd == 0:
-        return F.reshape(self, (1,))
-    s, e = start_dim % nd, end_dim % nd
-    shape = self.shape[:s] + (-1,) + self.shape[e + 1:]
-    return F.reshape(self, shape)
+    """``Tensor.flatten`` flattens everything by default (unlike ``ops.flatten``, which keeps axis 0)."""
+    return F.flatten(self, order, start_dim=start_dim, end_dim=end_dim)
 
 
 def _copy(self):
     return F.identity(self) if dispatch._slow else Tensor(self.asnumpy().copy())
 
 
-def _argmax(self, axis=None, keepdims=False):
-    return F.argmax(self, axis, keepdims)
-
-
-def _argmin(self, axis=None, keepdims=False):
-    return F.argmin(self, axis, keepdims)
+def _squeeze(self, axis=None):
+    return F.squeeze(self, axis)
 
 
 def _expand_dims(self, axis):
     return F.expand_dims(self, axis)
 
 
-def _squeeze(self, axis=None):
-    return F.squeeze(self, axis)
+def _split(self, split_size_or_sections, axis=0):
+    return F.split(self, split_size_or_sections, axis)
 
 
-def _abs(self):
-    return F.abs(self)
+def _chunk(self, chunks, axis=0):
+    return F.chunk(self, chunks, axis)
 
 
-def _any(self, axis=None, keep_dims=False):
-    return F.amax(F.cast(self, mstype.bool_), axis, keep_dims)
+def _gather(self, input_indices, axis, batch_dims=0):
+    return F.gather(self, input_indices, axis, batch_dims)
 
 
-def _all(self, axis=None, keep_dims=False):
-    return F.amin(F.cast(self, mstype.bool_), axis, keep_dims)
+def _tile(self, reps):
+    return F.tile(self, reps)
+
+
+def _cumsum(self, axis=None, dtype=None):
+    if axis is None:
+        return F.cumsum(F.reshape(self, (-1,)), 0, dtype)
+    return F.cumsum(self, axis, dtype)
+
+
+def _sort(self, axis=-1, descending=False):
+    return F.sort(self, axis, descending)
+
+
+def _topk(self, k, dim=None, largest=True, sorted=True):  # noqa: A002
+    return F.topk(self, k, dim, largest, sorted)
+
+
+def _eq(self, other):
+    if other is None or isinstance(other, str):  # MindSpore: a tensor never equals None or a string
+        return False
+    return F.equal(self, other)
+
+
+def _ne(self, other):
+    if other is None or isinstance(other, str):
+        return True
+    return F.not_equal(self, other)
+
+
+def _masked_fill(self, mask, value):
+    return F.masked_fill(self, mask, value)
+
+
+def _where(self, condition, y):
+    return F.where(condition, self, y)
+
+
+def _expand_as(self, other):
+    return F.broadcast_to(self, other.shape)
+
+
+def _fill(self, value):
+    return F.fill(self.dtype, self.shape, value)
+
+
+def _caster(dtype):
+    return lambda self: F.cast(self, dtype)
+
+
+def _norm(self, ord=None, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
+    return F.norm(self, ord, dim, keepdim, dtype=dtype)
+
+
+def _logsumexp(self, dim, keepdim=False):
+    return F.logsumexp(self, dim, keepdim)
+
+
+def _softmax(self, axis=-1):
+    return F.softmax(self, axis)
 
 
 _METHODS = {
@@ -124,22 +246,56 @@ _METHODS = {
     "__mod__": F.floor_mod, "__rmod__": _reflect(F.floor_mod),
     "__pow__": F.pow, "__rpow__": _reflect(F.pow), "__matmul__": F.matmul, "__rmatmul__": _reflect(F.matmul),
     "__neg__": F.neg, "__pos__": lambda self: self, "__abs__": F.abs,
-    "__eq__": F.equal, "__ne__": F.not_equal, "__lt__": F.less, "__le__": F.less_equal,
+    "__eq__": _eq, "__ne__": _ne, "__lt__": F.less, "__le__": F.less_equal,
     "__gt__": F.greater, "__ge__": F.greater_equal,
-    "__and__": F.logical_and, "__or__": F.logical_or, "__xor__": F.logical_xor, "__invert__": F.logical_not,
     "__getitem__": F.tensor_getitem, "__setitem__": _setitem, "_rebind": _rebind,
-    "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": F.neg,
-    "exp": F.exp, "log": F.log, "sqrt": F.sqrt, "square": F.square, "tanh": F.tanh, "sigmoid": F.sigmoid,
-    "relu": F.relu, "abs": _abs, "sin": F.sin, "cos": F.cos, "sign": F.sign, "floor": F.floor, "ceil": F.ceil,
-    "matmul": F.matmul, "maximum": F.maximum, "minimum": F.minimum,
-    "equal": F.equal, "greater": F.greater, "less": F.less,
-    "astype": _astype, "to": _astype, "reshape": _reshape, "view": _reshape, "transpose": _transpose,
-    "permute": _transpose, "flatten": _flatten, "squeeze": _squeeze, "expand_dims": _expand_dims,
-    "unsqueeze": _expand_dims, "broadcast_to": F.broadcast_to,
-    "sum": _reduce_method("sum"), "mean": _reduce_method("mean"), "prod": _reduce_method("prod"),
-    "max": _max_method, "min": _min_method, "argmax": _argmax, "argmin": _argmin,
-    "any": _any, "all": _all, "copy": _copy, "clone": _copy,
+    "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": F.neg, "negative": F.neg,
+    "exp": F.exp, "log": F.log, "log1p": F.log1p, "sqrt": F.sqrt, "rsqrt": F.rsqrt, "square": F.square,
+    "tanh": F.tanh, "sigmoid": F.sigmoid, "relu": F.relu, "abs": F.abs, "absolute": F.abs, "sin": F.sin,
+    "cos": F.cos, "sign": F.sign, "floor": F.floor, "ceil": F.ceil, "round": F.round, "reciprocal": F.reciprocal,
+    "erf": F.erf, "matmul": F.matmul, "maximum": F.maximum, "minimum": F.minimum, "equal": F.equal,
+    "ne": F.not_equal, "greater": F.greater, "less": F.less, "isnan": F.isnan, "isinf": F.isinf,
+    "isfinite": F.isfinite, "logical_and": F.logical_and, "logical_or": F.logical_or,
+    "logical_not": F.logical_not, "clamp": F.clamp, "clip": F.clamp,
+    "astype": _astype, "to": _astype, "type": _astype, "reshape": _reshape, "view": _reshape,
+    "transpose": _transpose, "permute": _transpose, "flatten": _flatten, "ravel": lambda self: F.reshape(self, (-1,)),
+    "squeeze": _squeeze, "expand_dims": _expand_dims, "unsqueeze": _expand_dims, "broadcast_to": F.broadcast_to,
+    "expand_as": _expand_as, "split": _split, "chunk": _chunk, "gather": _gather, "tile": _tile,
+    "cumsum": _cumsum, "sort": _sort, "argsort": lambda self, axis=-1, descending=False: F.argsort(self, axis,
+                                                                                                 descending),
+    "topk": _topk, "masked_fill": _masked_fill, "where": _where, "fill": _fill, "norm": _norm,
+    "logsumexp": _logsumexp, "softmax": _softmax, "contiguous": lambda self: self,
+    "sum": _sum, "mean": _mean, "prod": _prod, "std": _var_method(F.std), "var": _var_method(F.var),
+    "max": _extreme("max", F.amax, F.argmax), "min": _extreme("min", F.amin, F.argmin),
+    "amax": lambda self, axis=None, keepdims=False: F.amax(self, axis, keepdims),
+    "amin": lambda self, axis=None, keepdims=False: F.amin(self, axis, keepdims),
+    "argmax": _argmax, "argmin": _argmin, "any": _any, "all": _all, "copy": _copy, "clone": _copy,
+    "float": _caster(mstype.float32), "half": _caster(mstype.float16), "double": _caster(mstype.float64),
+    "int": _caster(mstype.int32), "long": _caster(mstype.int64), "bool": _caster(mstype.bool_),
 }
 
 for _name, _fn in _METHODS.items():
     setattr(Tensor, _name, _fn)
+
+
+def _bitwise_or_logical(fn_bitwise, fn_logical):
+    """``&``/``|``/``^`` are logical on Bool tensors and bitwise on integer ones, as in MindSpore."""
+
+    def op(self, other):
+        if self.dtype is mstype.bool_ and (not isinstance(other, Tensor) or other.dtype is mstype.bool_):
+            return fn_logical(self, other)
+        return fn_bitwise(self, other)
+
+    return op
+
+
+def _invert(self):
+    return F.logical_not(self) if self.dtype is mstype.bool_ else F.logical_not(F.cast(self, mstype.bool_))
+
+
+for _name, _b, _l in (("__and__", F.bitwise_and, F.logical_and), ("__or__", F.bitwise_or, F.logical_or),
+                      ("__xor__", F.bitwise_xor, F.logical_xor)):
+    _op = _bitwise_or_logical(_b, _l)
+    setattr(Tensor, _name, _op)
+    setattr(Tensor, "__r" + _name[2:], _reflect(_op))
+Tensor.__invert__ = _invert

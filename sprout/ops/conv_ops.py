@@ -1,0 +1,208 @@
+"""2-D convolution (NCHW) by im2col + one batched BLAS matmul, and its two backprop primitives."""
+from __future__ import annotations
+
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
+
+from ..core.op import Op, OpError, register
+from ..core.types import TensorType
+from ._infer import fmt_shape, shapes_compatible
+
+# Attributes every conv primitive carries (normalised by the functional layer):
+#   stride=(sh, sw), dilation=(dh, dw), pad_mode in {"valid", "same", "pad"},
+#   pad=(top, bottom, left, right) (used when pad_mode == "pad"), groups=int.
+PAD_MODES = ("valid", "same", "pad")
+
+
+def out_size(size, k: int, s: int, d: int, pad_mode: str, lo: int, hi: int, ceil_mode: bool = False):
+    """(output length, pad before, pad after, ceil-mode overhang) of one spatial axis; None when unknown."""
+    eff = d * (k - 1) + 1
+    if size is None:
+        return None, lo, hi, 0
+    if pad_mode == "same":
+        out = -(-size // s)
+        total = max((out - 1) * s + eff - size, 0)
+        return out, total // 2, total - total // 2, 0
+    if pad_mode == "valid":
+        lo = hi = 0
+    span = size + lo + hi - eff
+    if span < 0:
+        return 0, lo, hi, 0
+    if ceil_mode:
+        out = -(-span // s) + 1
+        if (out - 1) * s >= size + lo:  # the last window must start inside the input or its left padding
+            out -= 1
+    else:
+        out = span // s + 1
+    return out, lo, hi, max((out - 1) * s + eff - (size + lo + hi), 0)
+
+
+def geometry(h, w, kh, kw, stride, dilation, pad_mode, pad, ceil_mode=False):
+    """Output size and padding of both axes: ((Ho, top, bottom, extra_h), (Wo, left, right, extra_w))."""
+    return (out_size(h, kh, stride[0], dilation[0], pad_mode, pad[0], pad[1], ceil_mode),
+            out_size(w, kw, stride[1], dilation[1], pad_mode, pad[2], pad[3], ceil_mode))
+
+
+def pad_input(x: np.ndarray, gh, gw, value=0) -> np.ndarray:
+    top, bottom = gh[1], gh[2] + gh[3]
+    left, right = gw[1], gw[2] + gw[3]
+    if not (top or bottom or left or right):
+        return x
+    return np.pad(x, ((0, 0), (0, 0), (top, bottom), (left, right)), constant_values=value)
+
+
+def windows(xp: np.ndarray, kh: int, kw: int, stride, dilation, ho: int, wo: int) -> np.ndarray:
+    """Read-only view (N, C, kh, kw, Ho, Wo) of every receptive field of the padded input."""
+    n, c = xp.shape[:2]
+    s0, s1, s2, s3 = xp.strides
+    return as_strided(xp, (n, c, kh, kw, ho, wo),
+                      (s0, s1, s2 * dilation[0], s3 * dilation[1], s2 * stride[0], s3 * stride[1]), writeable=False)
+
+
+def scatter_windows(cols: np.ndarray, padded_shape, stride, dilation, ho: int, wo: int) -> np.ndarray:
+    """col2im: add every (N, C, kh, kw, Ho, Wo) window value back to its place in the padded input."""
+    out = np.zeros(padded_shape, cols.dtype)
+    kh, kw = cols.shape[2:4]
+    sh, sw = stride
+    for i in range(kh):
+        r0 = i * dilation[0]
+        for j in range(kw):
+            c0 = j * dilation[1]
+            out[:, :, r0:r0 + sh * (ho - 1) + 1:sh, c0:c0 + sw * (wo - 1) + 1:sw] += cols[:, :, i, j]
+    return out
+
+
+def crop(xp: np.ndarray, gh, gw, h: int, w: int) -> np.ndarray:
+    return xp[:, :, gh[1]:gh[1] + h, gw[1]:gw[1] + w]
+
+
+# ---- shape rule ---------------------------------------------------------------------------------
+def _check_attrs(op, stride, dilation, pad_mode, pad, groups):
+    if pad_mode not in PAD_MODES:
+        raise OpError(f"{op}: pad_mode must be one of {PAD_MODES}, got {pad_mode!r}")
+    if any(not isinstance(v, int) or v < 1 for v in (*stride, *dilation)):
+        raise OpError(f"{op}: stride {stride} and dilation {dilation} must be positive ints")
+    if any(p < 0 for p in pad):
+        raise OpError(f"{op}: padding {pad} must be non-negative")
+    if not isinstance(groups, int) or groups < 1:
+        raise OpError(f"{op}: groups must be a positive int, got {groups!r}")
+
+
+def conv_out_type(op, x, w, stride, dilation, pad_mode, pad, groups) -> TensorType:
+    _check_attrs(op, stride, dilation, pad_mode, pad, groups)
+    if x.ndim != 4 or w.ndim != 4:
+        raise OpError(f"{op}: expects a 4-D NCHW input and a 4-D weight, got {fmt_shape(x.shape)} and "
+                      f"{fmt_shape(w.shape)}")
+    if x.dtype is not w.dtype:
+        raise OpError(f"{op}: input dtype {x.dtype} and weight dtype {w.dtype} differ")
+    if not x.dtype.is_float:
+        raise OpError(f"{op}: expects float tensors, got {x.dtype}")
+    n, c, h, wd = x.shape
+    o, cg, kh, kw = w.shape
+    if c is not None and cg is not None and c != cg * groups:
+        raise OpError(f"{op}: input {fmt_shape(x.shape)} has {c} channels but weight {fmt_shape(w.shape)} expects "
+                      f"{cg} x groups({groups}) = {cg * groups}")
+    if o is not None and o % groups:
+        raise OpError(f"{op}: out channels {o} of weight {fmt_shape(w.shape)} are not divisible by groups {groups}")
+    gh, gw = geometry(h, wd, kh, kw, stride, dilation, pad_mode, pad)
+    if (gh[0] is not None and gh[0] <= 0) or (gw[0] is not None and gw[0] <= 0):
+        raise OpError(f"{op}: kernel {kh}x{kw} (dilation {dilation}) is larger than the padded input "
+                      f"{fmt_shape(x.shape)}")
+    return TensorType((n, o, gh[0], gw[0]), x.dtype)
+
+
+def _conv_infer(x, w, stride=(1, 1), dilation=(1, 1), pad_mode="valid", pad=(0, 0, 0, 0), groups=1):
+    return conv_out_type("Conv2D", x, w, stride, dilation, pad_mode, pad, groups)
+
+
+# ---- kernels ------------------------------------------------------------------------------------
+def _cols(x, kh, kw, stride, dilation, pad_mode, pad, groups):
+    """im2col: (N, G, Cg*kh*kw, Ho*Wo) patches (one copy) and the geometry."""
+    n, c, h, w = x.shape
+    gh, gw = geometry(h, w, kh, kw, stride, dilation, pad_mode, pad)
+    if gh[0] <= 0 or gw[0] <= 0:  # the eager path has no infer call: fail here (dispatch asks infer why)
+        raise ValueError("empty convolution output")
+    view = windows(pad_input(x, gh, gw), kh, kw, stride, dilation, gh[0], gw[0])
+    return view.reshape(n, groups, (c // groups) * kh * kw, gh[0] * gw[0]), gh, gw
+
+
+def _conv_impl(x, w, stride=(1, 1), dilation=(1, 1), pad_mode="valid", pad=(0, 0, 0, 0), groups=1):
+    o, _, kh, kw = w.shape
+    cols, gh, gw = _cols(x, kh, kw, stride, dilation, pad_mode, pad, groups)
+    out = np.matmul(w.reshape(groups, o // groups, -1), cols)  # (N, G, O/G, Ho*Wo): one batched BLAS call
+    return out.reshape(x.shape[0], o, gh[0], gw[0])
+
+
+def _input_grad(dout, w, x_shape, stride, dilation, pad_mode, pad, groups):
+    n, c, h, wd = x_shape
+    o, cg, kh, kw = w.shape
+    gh, gw = geometry(h, wd, kh, kw, stride, dilation, pad_mode, pad)
+    ho, wo = gh[0], gw[0]
+    wt = np.swapaxes(w.reshape(groups, o // groups, cg * kh * kw), 1, 2)  # (G, K, O/G)
+    dcols = np.matmul(wt, dout.reshape(n, groups, o // groups, ho * wo))  # (N, G, K, L)
+    dcols = dcols.reshape(n, c, kh, kw, ho, wo)
+    padded = (n, c, h + gh[1] + gh[2] + gh[3], wd + gw[1] + gw[2] + gw[3])
+    return np.ascontiguousarray(crop(scatter_windows(dcols, padded, stride, dilation, ho, wo), gh, gw, h, wd))
+
+
+def _filter_grad(dout, x, w_shape, stride, dilation, pad_mode, pad, groups):
+    o, cg, kh, kw = w_shape
+    n = x.shape[0]
+    cols, _, _ = _cols(x, kh, kw, stride, dilation, pad_mode, pad, groups)  # (N, G, K, L)
+    d = dout.reshape(n, groups, o // groups, -1)  # (N, G, O/G, L)
+    # sum over the batch of d @ cols^T, as one matmul per group over the joint (N*L) axis
+    d2 = d.transpose(1, 2, 0, 3).reshape(groups, o // groups, -1)
+    c2 = cols.transpose(1, 0, 3, 2).reshape(groups, -1, cg * kh * kw)
+    return np.matmul(d2, c2).reshape(w_shape).astype(x.dtype, copy=False)
+
+
+def _conv_bprop(x, w, out, dout, **attrs):
+    return (F.conv2d_backprop_input(dout, w, x.shape, **attrs), F.conv2d_backprop_filter(dout, x, w.shape, **attrs))
+
+
+CONV2D = register(Op("Conv2D", _conv_impl, _conv_infer, _conv_bprop, "opaque"))
+
+
+# ---- backprop primitives (linear in each input: their bprops are convs again) -------------------
+def _bpi_infer(dout, w, input_shape, **attrs):
+    x = TensorType(tuple(input_shape), dout.dtype)
+    expected = conv_out_type("Conv2DBackpropInput", x, w, **attrs)
+    if not shapes_compatible(dout.shape, expected.shape):
+        raise OpError(f"Conv2DBackpropInput: dout {fmt_shape(dout.shape)} does not match the conv output "
+                      f"{fmt_shape(expected.shape)} for input {fmt_shape(input_shape)}")
+    return x
+
+
+def _bpi_impl(dout, w, input_shape, **attrs):
+    return _input_grad(dout, w, input_shape, **attrs)
+
+
+def _bpi_bprop(dout, w, out, g, input_shape, **attrs):
+    # <T(dout, w), g> = <dout, conv(g, w)>
+    return F.conv2d_raw(g, w, **attrs), F.conv2d_backprop_filter(dout, g, w.shape, **attrs)
+
+
+CONV2D_BACKPROP_INPUT = register(Op("Conv2DBackpropInput", _bpi_impl, _bpi_infer, _bpi_bprop, "opaque"))
+
+
+def _bpf_infer(dout, x, filter_shape, **attrs):
+    w = TensorType(tuple(filter_shape), x.dtype)
+    expected = conv_out_type("Conv2DBackpropFilter", x, w, **attrs)
+    if not shapes_compatible(dout.shape, expected.shape):
+        raise OpError(f"Conv2DBackpropFilter: dout {fmt_shape(dout.shape)} does not match the conv output "
+                      f"{fmt_shape(expected.shape)}")
+    return w
+
+
+def _bpf_impl(dout, x, filter_shape, **attrs):
+    return _filter_grad(dout, x, filter_shape, **attrs)
+
+
+def _bpf_bprop(dout, x, out, g, filter_shape, **attrs):
+    # <dW(dout, x), g> = <dout, conv(x, g)>
+    return F.conv2d_raw(x, g, **attrs), F.conv2d_backprop_input(dout, g, x.shape, **attrs)
+
+
+CONV2D_BACKPROP_FILTER = register(Op("Conv2DBackpropFilter", _bpf_impl, _bpf_infer, _bpf_bprop, "opaque"))
+
+from . import nn_functional as F  # noqa: E402
