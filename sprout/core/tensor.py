@@ -42,8 +42,12 @@ def _from_sequence(data) -> np.ndarray:
     items = [x.asnumpy() if isinstance(x, Tensor) else x for x in data] if any(
         isinstance(x, Tensor) for x in flat_items) else data
     arr = np.asarray(items)
-    if arr.dtype == np.float64 and not any(isinstance(x, (np.floating, np.ndarray)) for x in flat_items):
-        arr = arr.astype(np.float32)  # Python floats make a float32 tensor, as in MindSpore
+    # MindSpore builds a list/tuple as float32 when it holds any float, int64 when it holds ints
+    # (NumPy scalars and nested arrays included: Tensor([np.float64(1)]) is Float32)
+    if arr.dtype == np.float64:
+        arr = arr.astype(np.float32)
+    elif arr.dtype.kind in "iu" and arr.dtype != np.int64:
+        arr = arr.astype(np.int64)
     if arr.dtype.kind == "U" or arr.dtype == object:
         raise TypeError(f"Tensor: cannot build a tensor from a ragged or non-numeric sequence {data!r:.80}")
     return arr

@@ -94,3 +94,10 @@ def test_context_flags_validate():
 def test_unknown_dtype_is_a_clear_error():
     with pytest.raises(TypeError, match="unknown dtype"):
         Tensor([1, 2], dtype="complex_thing")
+
+
+def test_sequences_of_numpy_scalars_follow_mindspore():
+    assert Tensor([np.float64(1.0)]).dtype == ms.float32
+    assert Tensor([np.array([1.0, 2.0])]).dtype == ms.float32
+    assert Tensor([np.int32(1)]).dtype == ms.int64
+    assert Tensor([Tensor(1.0), Tensor(2.0)]).dtype == ms.float32
