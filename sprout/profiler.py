@@ -9,7 +9,6 @@ import os
 import time
 import warnings
 
-from .debug import events as _events
 from .debug import hooks as _hooks
 
 __all__ = ["Profiler"]
@@ -37,18 +36,13 @@ class Profiler:
 
     # ---- collection ----------------------------------------------------------------------------
     def record(self, name: str, category: str, t0: int, t1: int) -> None:
+        """Called through ``sprout.debug.hooks`` (a dispatch observer and a jit compile listener)."""
         self.records.append((name, category, t0, t1))
-
-    def _on_compile(self, ev) -> None:
-        t0 = int(ev.start * 1e9)
-        self.records.append((f"Compile[{ev.function}]", "compile", t0, t0 + int(ev.total_ms * 1e6)))
 
     def start(self) -> None:
         if self._running:
             warnings.warn("Profiler.start: the profiler is already running", RuntimeWarning, stacklevel=2)
             return
-        _events.install()
-        _events.add_listener(self._on_compile)
         _hooks.add_sink(self)
         self._running = True
 
@@ -57,7 +51,6 @@ class Profiler:
             warnings.warn("Profiler.stop: the profiler is not running", RuntimeWarning, stacklevel=2)
             return
         _hooks.remove_sink(self)
-        _events.remove_listener(self._on_compile)
         self._running = False
 
     def __enter__(self) -> Profiler:

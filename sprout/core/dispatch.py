@@ -2,6 +2,7 @@
 append a node to a graph under construction. Nothing else in sprout branches on mode."""
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import numpy as np
@@ -9,16 +10,48 @@ import numpy as np
 from .op import Op, OpError
 from .types import type_of
 
-# Active gradient tapes, outermost first, and graph builders, innermost last.
-# ``_slow`` is true when either is non-empty: the eager fast path checks one global.
+# Active gradient tapes, outermost first, graph builders, innermost last, and observers (push_observer).
+# ``_slow`` is true when any is non-empty: the eager fast path checks one global.
 _tapes: list = []
 _builders: list = []
+_observers: list = []
 _slow = False
+_clock = time.perf_counter_ns
 
 
 def _refresh() -> None:
     global _slow
-    _slow = bool(_tapes or _builders)
+    _slow = bool(_tapes or _builders or _observers)
+
+
+class Observer:
+    """Base class for ``push_observer`` (public hook; the profiler uses it). Override what you need.
+
+    ``on_op(op, t0_ns, t1_ns)``: one eager op ran (``time.perf_counter_ns()`` before and after its kernel),
+    including ops run by a tape's backward; ops going into a graph under construction are not reported.
+    ``on_graph(executable, t0_ns, t1_ns)``: a jitted function ran its compiled graph (called by
+    ``sprout.jit``; while observers exist the jit skips its pre-key fast path so every call is seen)."""
+
+    def on_op(self, op: Op, t0_ns: int, t1_ns: int) -> None:
+        pass
+
+    def on_graph(self, executable: Any, t0_ns: int, t1_ns: int) -> None:
+        pass
+
+
+def push_observer(obs: Observer) -> None:
+    """Start reporting executed ops and compiled-graph calls to ``obs``. While any observer is active
+    every op takes the slow path (timed); with none, the eager fast path is untouched."""
+    if obs not in _observers:
+        _observers.append(obs)
+    _refresh()
+
+
+def pop_observer(obs: Observer) -> None:
+    """Stop reporting to ``obs`` (no error if it is not active)."""
+    if obs in _observers:
+        _observers.remove(obs)
+    _refresh()
 
 
 def push_tape(tape) -> None:
@@ -136,6 +169,14 @@ def run_eager(op: Op, args: tuple, attrs: dict) -> Any:
 def _bind_slow(op: Op, args: tuple, attrs: dict) -> Any:
     if _builders:
         out = _builders[-1].emit(op, args, attrs)
+    elif _observers:
+        t0 = _clock()
+        try:
+            out = run_eager(op, args, attrs)
+        finally:
+            t1 = _clock()
+            for obs in tuple(_observers):
+                obs.on_op(op, t0, t1)
     else:
         out = run_eager(op, args, attrs)
     for tape in _tapes:

@@ -1,23 +1,22 @@
-"""Compile events (time per stage, miss reason, JitWarnings, fused groups, graph breaks) and live logging."""
+"""Compile records (stage times, miss reason, JitWarnings, fused groups) and live logging, fed by the
+public hooks ``sprout.jit.events.compile_listeners`` and ``sprout.capture.bytecode.break_listeners``."""
 from __future__ import annotations
 
 import logging
-import time
-import warnings
 from dataclasses import dataclass, field
-from typing import Any
 
 from .. import context
+from ..jit import events as _jit_events
 
 logger = logging.getLogger("sprout")
 
 __all__ = ["CompileEvent", "WarningEvent", "install", "uninstall", "installed", "events", "warnings_seen",
-           "clear", "add_listener", "remove_listener", "notes"]
+           "clear", "notes"]
 
 
 @dataclass
 class CompileEvent:
-    """One jit compile: which function, why, and how long each stage took (milliseconds)."""
+    """One jit compile as recorded for the report: which function, why, and ms per stage."""
 
     function: str
     where: str
@@ -51,10 +50,7 @@ class WarningEvent:
 
 
 _events: list[CompileEvent] = []
-_listeners: list = []
 _notes: list[str] = []
-_saved: dict[str, Any] = {}
-_current: list[CompileEvent] = []  # the compile in progress (nested compiles push)
 
 
 def events() -> list[CompileEvent]:
@@ -73,160 +69,70 @@ def clear() -> None:
     _events.clear()
 
 
-def add_listener(fn) -> None:
-    """``fn(event)`` is called after every compile (the profiler uses it)."""
-    if fn not in _listeners:
-        _listeners.append(fn)
-
-
-def remove_listener(fn) -> None:
-    if fn in _listeners:
-        _listeners.remove(fn)
-
-
-def _log(msg: str, *args: Any) -> None:
+def _log(msg: str, *args) -> None:
     if context.get_context("jit_log"):
         logger.warning(msg, *args)
     else:
         logger.debug(msg, *args)
 
 
-def _stage(name: str, ms: float) -> None:
-    if _current:
-        _current[-1].stages.append((name, ms))
-
-
-# ---- wrappers (installed on the jit's module / class; see docs/debugging.md for the proposed hook) ------
-def _timed_trace(*args, **kwargs):
-    t0 = time.perf_counter()
-    try:
-        return _saved["trace"](*args, **kwargs)
-    finally:
-        _stage("trace", (time.perf_counter() - t0) * 1e3)
-
-
-def _timed_pipeline(graph, *args, **kwargs):
-    from ..passes import pipeline
-
-    timings = getattr(pipeline, "LAST_TIMINGS", None)
-    if isinstance(timings, dict):  # the pipeline times its own passes
-        try:
-            return _saved["run_pipeline"](graph, *args, **kwargs)
-        finally:
-            for name, sec in timings.items():
-                _stage(f"pass:{name}", sec * 1e3)
-    t0 = time.perf_counter()
-    try:
-        return _saved["run_pipeline"](graph, *args, **kwargs)
-    finally:
-        _stage("passes", (time.perf_counter() - t0) * 1e3)
-
-
-def _compile(self, instance, st, leaves, args, kwargs):
+def _on_compile(jev: _jit_events.CompileEvent) -> None:
+    """The compile listener: keep a plain record (not the executable) and log it."""
     from .viz import fused_groups
 
-    rec = self.stats_record
-    if not self.entries:
-        reason = "first call"
-    else:
-        reason = rec.miss_reasons[-1] if rec.miss_reasons else "new input types"
-    ev = CompileEvent(self.fn.__qualname__, self.where, reason, start=time.perf_counter())
-    _current.append(ev)
-    caught: list = []
-    try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            if getattr(self, "_target", None) is None and hasattr(self, "target"):
-                t0 = time.perf_counter()
-                self.target()
-                ev.stages.append(("ast_convert", (time.perf_counter() - t0) * 1e3))
-            before = sum(ms for _, ms in ev.stages)
-            t0 = time.perf_counter()
-            ex = _saved["compile"](self, instance, st, leaves, args, kwargs)
-            rest = (time.perf_counter() - t0) * 1e3 - (sum(ms for _, ms in ev.stages) - before)
-            ev.stages.append(("codegen", max(rest, 0.0)))
-    except BaseException as exc:
+    ev = CompileEvent(jev.function, jev.where, jev.reason, stages=list(jev.stages), total_ms=jev.total_ms,
+                      nodes=jev.nodes, start=jev.t0_ns / 1e9)
+    if jev.error is not None:
+        exc = jev.error
         ev.failed = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
-        raise
-    finally:
-        _current.pop()
-        ev.total_ms = (time.perf_counter() - ev.start) * 1e3
-        _finish(ev, caught)
-    graph = ex.graph
-    ev.nodes = len(graph.nodes)
-    ev.fused = fused_groups(graph)
+    ev.warnings = [WarningEvent(ev.function, str(w.message), w.filename, w.lineno) for w in jev.warnings]
+    if jev.executable is not None:
+        ev.fused = fused_groups(jev.executable.graph)
+    _events.append(ev)
+    for w in ev.warnings:
+        _log("sprout: side effect dropped in %s: %s", ev.function, w.message.splitlines()[0])
+    if ev.failed:
+        _log("sprout: compile of %s (%s) failed: %s", ev.function, ev.where, ev.failed)
+        return
     stages = ", ".join(f"{k} {v:.1f}" for k, v in ev.stages)
     _log("sprout: compiled %s (%s) in %.1f ms [%s]: %s; %d nodes", ev.function, ev.where, ev.total_ms, stages,
          ev.reason, ev.nodes)
     for g in ev.fused:
         _log("sprout: fused %s = %s (%s)", g["kernel"], "+".join(g["ops"]), g["where"])
-    for fn in list(_listeners):
-        fn(ev)
-    return ex
 
 
-def _finish(ev: CompileEvent, caught: list) -> None:
-    from ..capture.errors import JitWarning
-
-    _events.append(ev)
-    for w in caught:  # re-issue so the user's filters (and pytest.warns) still see them
-        if issubclass(w.category, JitWarning):
-            ev.warnings.append(WarningEvent(ev.function, str(w.message), w.filename, w.lineno))
-            _log("sprout: side effect dropped in %s: %s", ev.function, str(w.message).splitlines()[0])
-        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno, source=w.source)
-    if ev.failed:
-        _log("sprout: compile of %s (%s) failed: %s", ev.function, ev.where, ev.failed)
-
-
-def _record_break(self, b) -> None:
-    n = len(self.report.breaks)
-    _saved["record_break"](self, b)
-    if len(self.report.breaks) != n:
-        rec = list(self.report.breaks.values())[-1]
+def _on_break(rec) -> None:
+    """The graph-break listener: log a break the first time it is seen."""
+    if rec.count == 1:
         _log("sprout: graph break at %s:%d: %s", rec.filename, rec.lineno, rec.reason)
 
 
+def _break_listeners() -> list | None:
+    try:
+        from ..capture.bytecode import runtime
+    except ImportError:
+        return None
+    return runtime.break_listeners
+
+
 def installed() -> bool:
-    return bool(_saved)
+    return _on_compile in _jit_events.compile_listeners
 
 
 def install() -> None:
-    """Wrap the jit's compile (timing each stage) and PIJit's break recorder. Idempotent."""
-    if _saved:
-        return
+    """Subscribe the recorder to the compile and graph-break hooks (``import sprout`` does). Idempotent."""
+    _jit_events.add_compile_listener(_on_compile)
     _notes.clear()
-    try:
-        from ..jit import api
-    except ImportError as exc:  # pragma: no cover - the jit is part of the package
-        _notes.append(f"jit not importable: {exc}")
-        return
-    if not all(hasattr(api, n) for n in ("trace", "run_pipeline")) or not hasattr(api.JitFunction, "compile"):
-        _notes.append("stage times unavailable: sprout.jit.api no longer has trace/run_pipeline/JitFunction.compile")
-        return
-    _saved.update(compile=api.JitFunction.compile, trace=api.trace, run_pipeline=api.run_pipeline)
-    api.JitFunction.compile = _compile
-    api.trace = _timed_trace
-    api.run_pipeline = _timed_pipeline
-    try:
-        from ..capture.bytecode.runtime import CodeRuntime
-    except ImportError:
+    listeners = _break_listeners()
+    if listeners is None:
         _notes.append("graph breaks: bytecode capture (PIJit) is not available")
-    else:
-        _saved["record_break"] = CodeRuntime._record_break
-        CodeRuntime._record_break = _record_break
+    elif _on_break not in listeners:
+        listeners.append(_on_break)
 
 
 def uninstall() -> None:
-    """Undo ``install`` (tests use it so other test modules run the jit unwrapped)."""
-    if not _saved:
-        return
-    from ..jit import api
-
-    api.JitFunction.compile = _saved["compile"]
-    api.trace = _saved["trace"]
-    api.run_pipeline = _saved["run_pipeline"]
-    if "record_break" in _saved:
-        from ..capture.bytecode.runtime import CodeRuntime
-
-        CodeRuntime._record_break = _saved["record_break"]
-    _saved.clear()
+    """Unsubscribe (compiles are then no longer recorded or logged)."""
+    _jit_events.remove_compile_listener(_on_compile)
+    listeners = _break_listeners()
+    if listeners is not None and _on_break in listeners:
+        listeners.remove(_on_break)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import functools
 import inspect
 import os
+import time
 import types
 import weakref
 from collections.abc import Callable
@@ -12,8 +13,10 @@ from .. import context
 from ..capture.trace import MutableFloat, MutableInt, flatten, is_input_leaf, leaf_type, trace
 from ..core import dispatch
 from ..core.tensor import Parameter, Tensor
+from ..passes import pipeline as _pipeline
 from ..passes import run_pipeline
 from . import cache as _cache
+from . import events as _events
 from .cache import CacheKey, InstanceRef, explain_miss, freeze_spec, logger
 from .executable import Executable
 
@@ -224,6 +227,8 @@ class JitFunction:
         leaves: list = []
         in_spec = flatten((tuple(args), dict(kwargs)), leaves, is_input_leaf)
         ex = self.lookup(instance, st, leaves, in_spec, args, kwargs)
+        if dispatch._observers:  # dispatch.push_observer: report the graph call (the profiler)
+            return _observed_run(ex, leaves)
         if dispatch._tapes:
             return ex.run_differentiable(leaves)
         return ex.run(leaves)
@@ -294,6 +299,17 @@ class JitFunction:
         return False
 
     def compile(self, instance, st: _State, leaves: list, args, kwargs) -> Executable:
+        """Trace, optimize and generate code; ``sprout.jit.events.compile_listeners`` (if any) get a CompileEvent."""
+        if _events.compile_listeners:
+            return _events.observe_compile(self, self._compile, (instance, st, leaves, args, kwargs))
+        return self._compile(instance, st, leaves, args, kwargs, [])
+
+    def _compile(self, instance, st: _State, leaves: list, args, kwargs, timings: list) -> Executable:
+        t0 = time.perf_counter()
+        if self._target is None:
+            self.target()
+            timings.append(("ast_convert", (time.perf_counter() - t0) * 1e3))
+            t0 = time.perf_counter()
         fn = self.target()
         call = functools.partial(fn, instance) if instance is not None else fn
         types = []
@@ -319,12 +335,16 @@ class JitFunction:
             log("sprout.jit: %s (%s) cannot use symbolic dimensions (%s: %s); compiling per shape",
                 self.fn.__qualname__, self.where, type(exc).__name__, str(exc).splitlines()[0] if str(exc) else "")
         stages = [("trace", traced.graph)]
+        timings.append(("trace", (time.perf_counter() - t0) * 1e3))
         level = self.opts["jit_level"] or None  # "" = the context's level (passes.pipeline.default_level)
         graph = run_pipeline(traced.graph, on_stage=lambda name, g: stages.append((name, g)), level=level)
+        timings.extend((f"pass:{name}", sec * 1e3) for name, sec in _pipeline.LAST_TIMINGS.items())
+        t0 = time.perf_counter()
         ex = Executable(traced, graph, leaves, stages, level)
         ex.static_fallback = fallback
         if context.get_context("save_graphs"):
             _save(self, ex)
+        timings.append(("codegen", (time.perf_counter() - t0) * 1e3))
         return ex
 
     # ---- introspection ------------------------------------------------------------------------
@@ -342,6 +362,16 @@ class JitFunction:
     @property
     def stats(self) -> dict:
         return self.stats_record.as_dict()
+
+
+def _observed_run(ex: Executable, leaves: list):
+    t0 = time.perf_counter_ns()
+    try:
+        return ex.run_differentiable(leaves) if dispatch._tapes else ex.run(leaves)
+    finally:
+        t1 = time.perf_counter_ns()
+        for obs in tuple(dispatch._observers):
+            obs.on_graph(ex, t0, t1)
 
 
 class BoundJit:
