@@ -161,6 +161,16 @@ def _new_tracer(var: Var, builder: GraphBuilder) -> Tracer:
     return t
 
 
+def _refuse_symbolic_attrs(op: Op, attrs: dict) -> None:
+    """A size tuple attr holding None (a symbolic dim read from ``x.shape``) works only for ops whose
+    kernels resolve it at run time (``op.extra["symbolic_attrs"]``); others fail here, while tracing,
+    so the jit compiles per shape instead of failing at run time."""
+    for name, value in attrs.items():
+        if value.__class__ is tuple and any(d is None for d in value):
+            raise TypeError(f"{op.name}: attribute {name}={value} holds a symbolic (None) size, which this op "
+                            "needs concretely")
+
+
 class GraphBuilder:
     """Collects nodes while ``dispatch.bind`` is redirected here (``push_builder``)."""
 
@@ -232,6 +242,8 @@ class GraphBuilder:
         if op.side_effect and args and isinstance(args[0], Parameter):
             args = (self.param_tracer(args[0]),) + tuple(args[1:])
         ins = [self.value_of(a) for a in args]
+        if attrs and not op.extra.get("symbolic_attrs"):
+            _refuse_symbolic_attrs(op, attrs)
         try:
             out_type = op.infer(*[v.type for v in ins], **attrs)
         except Exception as exc:

@@ -62,11 +62,9 @@ def logsumexp(input, dim, keepdim=False):  # noqa: A002
     return out if keepdim else F.squeeze(out, _axis_attr(dim) or None)
 
 
-def _count(x: Tensor, axis) -> int:
-    n = 1
-    for a in (range(x.ndim) if axis is None or axis == () else _axis_attr(axis)):
-        n *= x.shape[a]
-    return n
+def _count(x: Tensor, axis):
+    """Elements over ``axis``: an int, or a 0-d tensor read at run time when a dim is symbolic."""
+    return F.axes_size(x, axis, x.dtype)
 
 
 def var(input, axis=None, ddof=0, keepdims=False):  # noqa: A002
@@ -76,7 +74,8 @@ def var(input, axis=None, ddof=0, keepdims=False):  # noqa: A002
         ddof = int(ddof)
     centred = F.sub(x, F.mean(x, axis, True))
     total = F.sum(F.square(centred), axis, keepdims)
-    return F.div(total, max(_count(x, axis) - ddof, 0))
+    n = _count(x, axis)
+    return F.div(total, max(n - ddof, 0) if isinstance(n, int) else F.maximum(F.sub(n, ddof), 0.0))
 
 
 def std(input, axis=None, ddof=0, keepdims=False):  # noqa: A002
@@ -239,7 +238,8 @@ def batch_norm(input_x, running_mean, running_var, weight, bias, training=False,
         n = _count(x, axes)
         with _no_grad_updates():
             batch_mean = F.reshape(F.stop_gradient(mean), (x.shape[1],))
-            unbiased = F.mul(F.reshape(F.stop_gradient(variance), (x.shape[1],)), n / max(n - 1, 1))
+            bessel = n / max(n - 1, 1) if isinstance(n, int) else F.div(n, F.maximum(F.sub(n, 1), 1.0))
+            unbiased = F.mul(F.reshape(F.stop_gradient(variance), (x.shape[1],)), bessel)
             F.assign(running_mean, F.add(F.mul(running_mean, 1 - momentum), F.mul(batch_mean, momentum)))
             F.assign(running_var, F.add(F.mul(running_var, 1 - momentum), F.mul(unbiased, momentum)))
     else:

@@ -5,11 +5,12 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtype as mstype
+from ..core import dispatch as _dispatch
 from ..core.dispatch import bind
 from ..core.tensor import Tensor
 from . import elementwise as E, linalg as L, reduce as R, shape as S
-from ._infer import check_axis
-from .indexing import GETITEM, GETITEM_GRAD, SETITEM, split_index
+from ._infer import check_axis, fmt_shape, norm_axes
+from .indexing import GETITEM, GETITEM_GRAD, GETITEM_GRAD_LIKE, SETITEM, split_index
 
 _SCALARS = (int, float, bool)
 
@@ -250,7 +251,9 @@ def is_floating_point(input):  # noqa: A002
 
 
 # ---- shape ----------------------------------------------------------------------------------
-def _shape_arg(shape, op: str) -> tuple:
+def _shape_arg(shape, op: str, symbolic: bool = False) -> tuple:
+    """A shape argument as a tuple of ints. With ``symbolic``, while a graph is built, a dimension may
+    be None: a symbolic size read from a traced tensor's shape (``x.shape[0]`` under ``dynamic=1``)."""
     if isinstance(shape, Tensor):
         shape = shape.asnumpy().tolist()
     if isinstance(shape, (int, np.integer)):
@@ -260,14 +263,50 @@ def _shape_arg(shape, op: str) -> tuple:
     try:
         return tuple(int(d) for d in shape)
     except (TypeError, ValueError):
+        if symbolic and _dispatch._builders:
+            try:
+                return tuple(None if d is None else int(d) for d in shape)
+            except (TypeError, ValueError):
+                pass
         raise TypeError(f"{op}: shape must be a tuple of ints, got {shape!r}") from None
 
 
+def _product(dims) -> int:
+    n = 1
+    for d in dims:
+        n *= d
+    return n
+
+
+def _symbolic_reshape(xshape: tuple, shape: tuple) -> tuple:
+    """The Reshape attr for a target holding None (symbolic) dims. A None at position i stands for x's
+    axis i (symbolic too: the dims are assumed to be the same size, as broadcasting assumes); one other
+    None becomes -1; a -1 is computed when the rest of x is concrete; a lone None left becomes -1."""
+    matched = {i for i, d in enumerate(shape) if d is None and i < len(xshape) and xshape[i] is None}
+    loose = [i for i, d in enumerate(shape) if d is None and i not in matched]
+    out = list(shape)
+    if loose:
+        if len(loose) > 1 or -1 in out:
+            raise TypeError(f"Reshape: cannot reshape {fmt_shape(xshape)} into {fmt_shape(shape)}: more than one "
+                            "size is unknown while the graph is compiled")
+        out[loose[0]] = -1
+    if -1 in out:
+        rest = [d for i, d in enumerate(xshape) if i not in matched]
+        known = _product(d for d in out if d is not None and d != -1)
+        if None not in rest and known and _product(rest) % known == 0:
+            out[out.index(-1)] = _product(rest) // known
+    if out.count(None) == 1 and -1 not in out:
+        out[out.index(None)] = -1
+    return tuple(out)
+
+
 def reshape(input, shape, *more):  # noqa: A002
-    shape = _shape_arg((shape,) + more if more else shape, "Reshape")
+    shape = _shape_arg((shape,) + more if more else shape, "Reshape", True)
     x = _as_tensor(input, "Reshape")
     if x.shape == shape:
         return x
+    if None in shape:
+        shape = _symbolic_reshape(tuple(x.shape), shape)
     return bind(S.RESHAPE, (x,), {"shape": shape})
 
 
@@ -284,19 +323,67 @@ def transpose(input, input_perm=None, *more):  # noqa: A002
 permute = transpose
 
 
+def _keep_symbolic(xshape: tuple, shape: tuple) -> tuple | None:
+    """A broadcast target with None dims as BroadcastTo's -1 (keep x's dim), or None when some
+    symbolic target dim does not line up with a symbolic dim of x (then only a ``like`` tensor knows it)."""
+    lead = len(shape) - len(xshape)
+    out = []
+    for i, d in enumerate(shape):
+        if d is None:
+            if i < lead or xshape[i - lead] is not None:
+                return None
+            d = -1
+        out.append(d)
+    return tuple(out)
+
+
 def broadcast_to(input, shape):  # noqa: A002
     x = _as_tensor(input, "BroadcastTo")
-    shape = _shape_arg(shape, "BroadcastTo")
+    shape = _shape_arg(shape, "BroadcastTo", True)
     if x.shape == shape:
         return x
+    if None in shape:
+        target = _keep_symbolic(tuple(x.shape), shape)
+        if target is None:
+            raise TypeError(f"BroadcastTo: cannot broadcast {fmt_shape(x.shape)} to {fmt_shape(shape)}: a target "
+                            "size is unknown while the graph is compiled (use broadcast_like)")
+        shape = target
     return bind(S.BROADCAST_TO, (x,), {"shape": shape})
 
 
+def broadcast_like(x, like):
+    """Broadcast ``x`` to the shape of ``like`` (whose values are not read): BroadcastTo when that shape
+    is known, BroadcastLike (the shape read at run time) when it holds symbolic dims."""
+    shape = tuple(like.shape)
+    if x.shape == shape:
+        return x
+    if None not in shape:
+        return bind(S.BROADCAST_TO, (x,), {"shape": shape})
+    target = _keep_symbolic(tuple(x.shape), shape)
+    if target is not None:
+        return bind(S.BROADCAST_TO, (x,), {"shape": target})
+    return bind(S.BROADCAST_LIKE, (x, like), {})
+
+
 def sum_to(x, shape):
+    """Sum ``x`` down to ``shape`` (a broadcast's gradient). A None (symbolic) dim keeps x's aligned axis."""
     shape = tuple(shape)
     if x.shape == shape:
         return x
     return bind(R.SUM_TO, (x,), {"shape": shape})
+
+
+def axes_size(x, axis=(), dtype=None):
+    """The number of elements of ``x`` over ``axis`` (every axis for () / None): a Python int when those
+    dims are known, else a 0-d ``dtype`` (default float32) tensor computed at run time (AxesSize)."""
+    axes = norm_axes("AxesSize", _axis_attr(axis), x.ndim)
+    n = 1
+    for a in axes:
+        d = x.shape[a]
+        if d is None:
+            return bind(R.AXES_SIZE, (x,), {"axis": axes, "dtype": mstype.to_dtype(dtype or mstype.float32)})
+        n *= d
+    return n
 
 
 def expand_dims(input_x, axis):
@@ -499,6 +586,13 @@ def getitem(x, spec, tensors=()):
 
 def getitem_grad(d, tensors, spec, shape):
     return bind(GETITEM_GRAD, (d, *tensors), {"spec": spec, "shape": tuple(shape)})
+
+
+def getitem_grad_like(d, tensors, spec, like):
+    """``getitem_grad`` into the shape of ``like``: read at run time when it holds symbolic dims."""
+    if None not in like.shape:
+        return getitem_grad(d, tensors, spec, like.shape)
+    return bind(GETITEM_GRAD_LIKE, (d, like, *tensors), {"spec": spec})
 
 
 def tensor_getitem(x, index):

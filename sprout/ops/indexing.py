@@ -85,7 +85,7 @@ def _getitem_infer(x, *tensors, spec):
 
 def _getitem_bprop(x, *rest, spec):
     tensors, d = rest[:-2], rest[-1]
-    return (F.getitem_grad(d, tensors, spec, x.shape),) + tuple(None for _ in tensors)
+    return (F.getitem_grad_like(d, tensors, spec, x),) + tuple(None for _ in tensors)
 
 
 GETITEM = register(Op("GetItem", _getitem_impl, _getitem_infer, _getitem_bprop, "shape"))
@@ -113,6 +113,25 @@ def _getitem_grad_bprop(d, *rest, spec, shape):
 GETITEM_GRAD = register(Op("GetItemGrad", _getitem_grad_impl, _getitem_grad_infer, _getitem_grad_bprop, "shape"))
 
 
+def _getitem_grad_like_impl(d, like, *tensors, spec):
+    return _getitem_grad_impl(d, *tensors, spec=spec, shape=like.shape)
+
+
+def _getitem_grad_like_infer(d, like, *tensors, spec):
+    return TensorType(tuple(like.shape), d.dtype)
+
+
+def _getitem_grad_like_bprop(d, like, *rest, spec):
+    tensors, dd = rest[:-2], rest[-1]
+    return (F.getitem(dd, spec, tensors), None) + tuple(None for _ in tensors)
+
+
+# GetItemGrad whose output shape is ``like``'s at run time (like's values are not read): the
+# gradient of an index into a tensor with symbolic dimensions
+GETITEM_GRAD_LIKE = register(Op("GetItemGradLike", _getitem_grad_like_impl, _getitem_grad_like_infer,
+                                _getitem_grad_like_bprop, "shape"))
+
+
 def _setitem_impl(x, value, *tensors, spec):
     out = np.array(x, copy=True)
     try:
@@ -130,7 +149,7 @@ def _setitem_infer(x, value, *tensors, spec):
 
 def _setitem_bprop(x, value, *rest, spec):
     tensors, d = rest[:-2], rest[-1]
-    index_mask = F.getitem_grad(F.ones_like(F.getitem(d, spec, tensors)), tensors, spec, x.shape)
+    index_mask = F.getitem_grad_like(F.ones_like(F.getitem(d, spec, tensors)), tensors, spec, x)
     gx = F.mul(d, F.sub(1, F.cast(F.greater(index_mask, 0), d.dtype)))
     gv = None
     if hasattr(value, "shape"):

@@ -119,7 +119,7 @@ def sparse_softmax_cross_entropy(logits, labels, is_grad=False):
     """``ops.SparseSoftmaxCrossEntropyWithLogits``: the mean loss, or with is_grad its gradient w.r.t. logits."""
     if is_grad:
         hot = one_hot(labels, logits.shape[-1], Tensor(1.0, logits.dtype), Tensor(0.0, logits.dtype))
-        return F.div(F.sub(softmax(logits, -1), hot), logits.shape[0])
+        return F.div(F.sub(softmax(logits, -1), hot), F.axes_size(logits, 0, logits.dtype))
     return nll_loss(log_softmax(logits, -1), labels)
 
 
@@ -131,6 +131,6 @@ def kl_div(logits, labels, reduction="mean", log_target=False):
         safe = F.where(F.greater(labels, 0), labels, F.ones_like(labels))
         terms = F.mul(labels, F.sub(F.log(safe), logits))
     if reduction == "batchmean":
-        return F.div(F.sum(terms), logits.shape[0])
+        return F.div(F.sum(terms), F.axes_size(logits, 0, logits.dtype))
     return _reduce(terms, reduction)
 

@@ -70,7 +70,21 @@ def conv2d_raw(x, w, **attrs):
     return bind(C.CONV2D, (x, w), attrs)
 
 
+# their kernels read a None (symbolic) batch in ``input_shape`` from dout at run time
+C.CONV2D_BACKPROP_INPUT.extra["symbolic_attrs"] = P.AVGPOOL_GRAD.extra["symbolic_attrs"] = True
+
+
+def _batch_only(input_shape, op: str) -> tuple:
+    """An input shape attr may hold a symbolic (None) batch, which the kernel reads from dout; other
+    symbolic dims are refused while tracing (the jit then compiles per shape)."""
+    shape = tuple(input_shape)
+    if None in shape[1:]:
+        raise TypeError(f"{op}: the input shape {list(shape)} has a symbolic dimension other than the batch")
+    return shape
+
+
 def conv2d_backprop_input(dout, w, input_shape, **attrs):
+    input_shape = _batch_only(input_shape, "Conv2DBackpropInput")
     return bind(C.CONV2D_BACKPROP_INPUT, (dout, w), {"input_shape": tuple(input_shape), **attrs})
 
 
@@ -134,6 +148,7 @@ def avg_pool_raw(x, **attrs):
 
 
 def avg_pool_grad(dout, input_shape, **attrs):
+    input_shape = _batch_only(input_shape, "AvgPoolGrad")
     return bind(P.AVGPOOL_GRAD, (dout,), {"input_shape": tuple(input_shape), **attrs})
 
 

@@ -45,6 +45,18 @@ def _max_windows(x, kernel, stride, dilation, pad_mode, pad, ceil_mode):
     return windows(xp, kernel[0], kernel[1], stride, dilation, gh[0], gw[0]), xp.shape, gh, gw
 
 
+def _tiled(x, kernel, stride, dilation, gh, gw) -> bool:
+    """Windows tile the input: stride == kernel, no dilation, no padding or overhang."""
+    return (tuple(kernel) == tuple(stride) and tuple(dilation) == (1, 1) and gh[1:] == (0, 0, 0)
+            and gw[1:] == (0, 0, 0) and x.dtype.kind == "f")
+
+
+def _taps(x, kernel, ho, wo):
+    """The kh*kw strided views (N, C, Ho, Wo) of a tiled pooling, in window order."""
+    kh, kw = kernel
+    return [x[:, :, i:i + kh * ho:kh, j:j + kw * wo:kw] for i in range(kh) for j in range(kw)]
+
+
 # ---- max pool -------------------------------------------------------------------------------------
 def _maxpool_infer(x, kernel, stride, dilation=(1, 1), pad_mode="valid", pad=(0, 0, 0, 0), ceil_mode=False):
     return _pool_type("MaxPool", x, kernel, stride, dilation, pad_mode, pad, ceil_mode)
@@ -53,11 +65,13 @@ def _maxpool_infer(x, kernel, stride, dilation=(1, 1), pad_mode="valid", pad=(0,
 def _maxpool_impl(x, kernel, stride, dilation=(1, 1), pad_mode="valid", pad=(0, 0, 0, 0), ceil_mode=False):
     n, c, h, w = x.shape
     gh, gw = _checked_geometry(x, kernel, stride, dilation, pad_mode, pad, ceil_mode)
-    if (kernel == stride and dilation == (1, 1) and gh[1:] == (0, 0, 0) and gw[1:] == (0, 0, 0)):
-        # non-overlapping windows: a reshape instead of a strided view (several times faster)
-        ho, wo = gh[0], gw[0]
-        blocks = x[:, :, :ho * kernel[0], :wo * kernel[1]].reshape(n, c, ho, kernel[0], wo, kernel[1])
-        return blocks.max(axis=(3, 5))
+    if _tiled(x, kernel, stride, dilation, gh, gw):
+        # non-overlapping windows: an elementwise maximum over the kh*kw strided taps (no reduction)
+        taps = _taps(x, kernel, gh[0], gw[0])
+        out = np.maximum(taps[0], taps[1]) if len(taps) > 1 else taps[0].copy()
+        for t in taps[2:]:
+            np.maximum(out, t, out=out)
+        return out
     view = _max_windows(x, kernel, stride, dilation, pad_mode, pad, ceil_mode)[0]
     return view.max(axis=(2, 3))
 
@@ -89,6 +103,31 @@ def _maxpool_grad_infer(x, dout, **attrs):
 
 
 def _maxpool_grad_impl(x, dout, **attrs):
+    gh, gw = _checked_geometry(x, attrs["kernel"], attrs["stride"], attrs.get("dilation", (1, 1)),
+                               attrs.get("pad_mode", "valid"), attrs.get("pad", (0, 0, 0, 0)),
+                               attrs.get("ceil_mode", False))
+    if _tiled(x, attrs["kernel"], attrs["stride"], attrs.get("dilation", (1, 1)), gh, gw):
+        # route dout to each window's first maximum, tap by tap (ties go to the earliest tap)
+        taps = _taps(x, attrs["kernel"], gh[0], gw[0])
+        best = taps[0].copy()
+        for t in taps[1:]:
+            np.maximum(best, t, out=best)
+        (kh, kw), (ho, wo) = attrs["kernel"], (gh[0], gw[0])
+        exact = x.shape[2] == kh * ho and x.shape[3] == kw * wo  # the taps cover every input position
+        grad = (np.empty if exact else np.zeros)(x.shape, dout.dtype)
+        gtaps = _taps(grad, attrs["kernel"], ho, wo)
+        free = None  # windows not yet routed (None: all of them)
+        for k, (t, g) in enumerate(zip(taps, gtaps)):
+            hit = t == best
+            if free is not None:
+                hit &= free
+            np.multiply(dout, hit, out=g)
+            if k + 1 < len(taps):
+                if free is None:
+                    free = ~hit
+                else:
+                    free ^= hit  # hit is a subset of free
+        return grad
     rows, cols, padded_shape, gh, gw = _argmax_positions(x, **attrs)
     n, c, hp, wp = padded_shape
     plane = (np.arange(n * c).reshape(n, c, 1, 1)) * (hp * wp)
@@ -191,6 +230,8 @@ def _avg_grad_infer(dout, input_shape, **attrs):
 
 def _avg_grad_impl(dout, input_shape, kernel, stride, dilation=(1, 1), pad_mode="valid", pad=(0, 0, 0, 0),
                    ceil_mode=False, count_include_pad=True, divisor=0):
+    if input_shape[0] is None:  # a symbolic batch (jit dynamic shapes): dout's batch
+        input_shape = (dout.shape[0],) + tuple(input_shape[1:])
     div, gh, gw = _divisor(input_shape, kernel, stride, dilation, pad_mode, pad, ceil_mode, count_include_pad,
                            divisor, dout.dtype)
     share = dout / div

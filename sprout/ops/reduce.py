@@ -38,12 +38,12 @@ def _sum_impl(x, axis=(), keep_dims=False):
 
 
 def _restore(d, x, axis, keep_dims):
-    """Broadcast a reduced gradient back to x's shape."""
+    """Broadcast a reduced gradient back to x's shape (x's own shape at run time when it is symbolic)."""
     if not keep_dims:
         axes = norm_axes("grad", axis, x.ndim)
         shape = tuple(1 if i in axes else s for i, s in enumerate(x.shape))
         d = F.reshape(d, shape)
-    return F.broadcast_to(d, x.shape)
+    return F.broadcast_like(d, x)
 
 
 def _sum_bprop(x, out, d, axis=(), keep_dims=False):
@@ -69,15 +69,9 @@ def _mean_impl(x, axis=(), keep_dims=False):
     return np.trunc(out).astype(x.dtype)  # MindSpore: the mean of an int tensor is an int (truncated)
 
 
-def _count(x, axis) -> int:
-    n = 1
-    for a in norm_axes("mean", axis, x.ndim):
-        n *= x.shape[a]
-    return n
-
-
 def _mean_bprop(x, out, d, axis=(), keep_dims=False):
-    return (F.div(_restore(d, x, axis, keep_dims), _count(x, axis)),)
+    # the element count is a Python int for concrete shapes and a run-time AxesSize for symbolic ones
+    return (F.div(_restore(d, x, axis, keep_dims), F.axes_size(x, axis, d.dtype)),)
 
 
 REDUCE_MEAN = register(Op("ReduceMean", _mean_impl, _reduce_infer("ReduceMean"), _mean_bprop,
@@ -164,13 +158,36 @@ def _sum_to_impl(x, shape):
     lead = x.ndim - len(shape)
     axes = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(shape) if s == 1 and x.shape[lead + i] != 1)
     out = _add_reduce(x, axis=axes, keepdims=True, dtype=x.dtype) if axes else x
-    return out.reshape(shape)
+    try:
+        return out.reshape(shape)
+    except TypeError:  # a None (symbolic) target dim keeps x's aligned dim: only summed axes changed
+        return out.reshape(out.shape[lead:])
 
 
 def _sum_to_bprop(x, out, d, shape):
-    return (F.broadcast_to(d, x.shape),)
+    return (F.broadcast_like(d, x),)
 
 
 SUM_TO = register(Op("SumTo", _sum_to_impl, _sum_to_infer, _sum_to_bprop, "reduce"))
+SUM_TO.extra["symbolic_attrs"] = True  # a None target dim keeps x's aligned dim
+
+
+# ---- sizes known only at run time (symbolic dimensions) ---------------------------------------
+def _axes_size_infer(x, axis=(), dtype=mstype.float32):
+    norm_axes("AxesSize", axis, x.ndim)
+    return TensorType((), dtype)
+
+
+def _axes_size_impl(x, axis=(), dtype=mstype.float32):
+    shape = x.shape
+    n = 1
+    for a in (axis if axis else range(len(shape))):
+        n *= shape[a]
+    return np.asarray(n, dtype.np)
+
+
+# the number of elements of x over ``axis`` (every axis for ()) as a 0-d tensor: the divisor of a
+# mean's gradient when the reduced axes are symbolic
+AXES_SIZE = register(Op("AxesSize", _axes_size_impl, _axes_size_infer, _no_grad, "opaque"))
 
 from . import functional as F  # noqa: E402

@@ -38,8 +38,16 @@ def _reshape_infer(x, shape):
     return TensorType(shape, x.dtype)
 
 
-RESHAPE = register(Op("Reshape", lambda x, shape: np.reshape(x, shape), _reshape_infer,
+def _reshape_impl(x, shape):
+    try:
+        return np.reshape(x, shape)
+    except TypeError:  # a None (symbolic) target dim i is the size of x's axis i at run time
+        return np.reshape(x, tuple(x.shape[i] if d is None else d for i, d in enumerate(shape)))
+
+
+RESHAPE = register(Op("Reshape", _reshape_impl, _reshape_infer,
                       lambda x, out, d, shape: (F.reshape(d, x.shape),), "shape"))
+RESHAPE.extra["symbolic_attrs"] = True  # a None target dim i is x's axis i at run time
 
 
 # ---- transpose ------------------------------------------------------------------------------
@@ -85,6 +93,26 @@ def _broadcast_to_impl(x, shape):
 
 BROADCAST_TO = register(Op("BroadcastTo", _broadcast_to_impl, _broadcast_to_infer,
                            lambda x, out, d, shape: (F.sum_to(d, x.shape),), "shape"))
+
+
+def _broadcast_like_infer(x, like):
+    lead = like.ndim - x.ndim
+    if lead < 0:
+        raise OpError(f"BroadcastLike: cannot broadcast shape {fmt_shape(x.shape)} to the lower-rank "
+                      f"{fmt_shape(like.shape)}")
+    out = []
+    for i, s in enumerate(like.shape):
+        d = x.shape[i - lead] if i >= lead else 1
+        if d not in (1, s) and d is not None and s is not None:
+            raise OpError(f"BroadcastLike: cannot broadcast shape {fmt_shape(x.shape)} to {fmt_shape(like.shape)}")
+        out.append(d if s is None and d != 1 else s)
+    return TensorType(tuple(out), x.dtype)
+
+
+# broadcast x to the shape ``like`` has at run time (its values are not read): broadcast_to for a
+# target shape that holds symbolic dimensions
+BROADCAST_LIKE = register(Op("BroadcastLike", lambda x, like: np.broadcast_to(x, like.shape), _broadcast_like_infer,
+                             lambda x, like, out, d: (F.sum_to(d, x.shape), None), "shape"))
 
 
 # ---- expand_dims / squeeze ------------------------------------------------------------------

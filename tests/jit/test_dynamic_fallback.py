@@ -28,7 +28,7 @@ def test_forward_mlp_symbolic_batch_does_not_recompile():
     assert "?" in f.get_ir(x)
 
 
-def test_train_grads_with_shape_attrs_fall_back_to_per_shape_and_match_eager():
+def test_train_grads_compile_once_with_symbolic_batch_and_match_eager():
     net = nn.SequentialCell([nn.Dense(20, 16), nn.ReLU(), nn.Dense(16, 5)])
     params = net.trainable_params()
     grad_fn = ms.value_and_grad(lambda a, b: _xent(net(a), b), None, params)
@@ -42,5 +42,17 @@ def test_train_grads_with_shape_attrs_fall_back_to_per_shape_and_match_eager():
         for g, ge in zip(grads, grads_e):
             assert np.allclose(g.asnumpy(), ge.asnumpy(), atol=1e-6)
     st = step.stats
-    # the mean's bprop broadcasts to a concrete shape: one failed symbolic trace, then one graph per size
+    # the mean's bprop broadcasts to x's shape at run time and divides by a run-time count
+    assert st["static_fallbacks"] == 0 and st["compiles"] == 1 and st["hits"] == 2
+
+
+def test_a_new_tensor_of_symbolic_size_falls_back_to_per_shape_and_matches_eager():
+    # ops.zeros needs concrete sizes: the symbolic trace fails once, then one graph per batch size
+    fn = lambda x: x * 2.0 + ops.zeros((x.shape[0], 20))  # noqa: E731
+    f = ms.jit(fn, dynamic=1)
+    rng = np.random.default_rng(0)
+    for n in (32, 17, 32):
+        x, _ = _data(n, rng)
+        assert np.allclose(f(x).asnumpy(), fn(x).asnumpy())
+    st = f.stats
     assert st["static_fallbacks"] == 1 and st["compiles"] == 2 and st["hits"] == 1

@@ -4,7 +4,9 @@ import numpy as np
 import sprout as ms
 from sprout import ops
 from sprout.ops import functional as F
-from sprout.ops.indexing import split_index
+from sprout.ops.indexing import GETITEM_GRAD_LIKE, split_index
+from sprout.ops.reduce import AXES_SIZE
+from sprout.ops.shape import BROADCAST_LIKE
 from optable import BOOL, CONST, DISTINCT, F32, F64, INT, POS, Case
 from reference import erf, sum_to
 
@@ -110,11 +112,15 @@ CASES = [
     Case("Argmax", lambda x: ops.argmax(x), (DISTINCT(2, 3),), lambda x: np.int64(x.argmax()), label="flat"),
     Case("Argmin", lambda x: ops.argmin(x, 0), (DISTINCT(2, 3),), lambda x: x.argmin(0).astype(np.int32)),
     Case("SumTo", lambda x: F.sum_to(x, (1, 3)), (F64(4, 2, 3),), lambda x: sum_to(x, (1, 3))),
+    Case("AxesSize", lambda x: AXES_SIZE(x, axis=(0, 2), dtype=ms.float32), (F64(2, 3, 4),),
+         lambda x: np.float32(8), grad=()),
     # shape
     Case("Reshape", lambda x: ops.reshape(x, (3, -1)), (X23,), lambda x: x.reshape(3, -1)),
     Case("Transpose", lambda x: ops.transpose(x, (2, 0, 1)), (F64(2, 3, 4),), lambda x: x.transpose(2, 0, 1)),
     Case("BroadcastTo", lambda x: ops.broadcast_to(x, (2, 4, 3)), (F64(4, 1),),
          lambda x: np.broadcast_to(x, (2, 4, 3))),
+    Case("BroadcastLike", lambda x, like: BROADCAST_LIKE(x, like), (F64(4, 1), F64(2, 4, 3)),
+         lambda x, like: np.broadcast_to(x, like.shape), grad=(0,)),
     Case("ExpandDims", lambda x: ops.expand_dims(x, 1), (X23,), lambda x: x[:, None]),
     Case("Squeeze", ops.squeeze, (F64(1, 3, 1),), np.squeeze),
     Case("Concat", lambda a, b: ops.concat((a, b), 1), (X23, F64(2, 2)), lambda a, b: np.concatenate((a, b), 1)),
@@ -139,6 +145,9 @@ CASES = [
     Case("GetItemGrad", lambda d: F.getitem_grad(d, [ms.Tensor(np.array([0, 2, 0]))],
                                                   split_index(ms.Tensor(np.array([0])))[0], (3, 2)),
          (F64(3, 2),), lambda d: np.array([d[0] + d[2], np.zeros(2), d[1]])),
+    Case("GetItemGradLike", lambda d, like: GETITEM_GRAD_LIKE(d, like, ms.Tensor(np.array([0, 2, 0])),
+                                                             spec=split_index(ms.Tensor(np.array([0])))[0]),
+         (F64(3, 2), F64(3, 2)), lambda d, like: np.array([d[0] + d[2], np.zeros(2), d[1]]), grad=(0,)),
     Case("SetItem", lambda x, v: _setitem(x, (slice(None), 1), v), (F64(2, 3), F64(2)),
          lambda x, v: _np_setitem(x, (slice(None), 1), v)),
     Case("SetItem", lambda x: _setitem(x, ms.Tensor(np.array([2, 0])), 7.0), (F64(3, 2),),
