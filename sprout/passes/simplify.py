@@ -97,7 +97,9 @@ RULES: list[Rule] = [
     Rule("BroadcastTo", _passthrough, "broadcast to x's own shape -> x"),
     Rule("SumTo", _passthrough, "sum down to x's own shape -> x"),
     Rule("Identity", _passthrough, "identity(x) -> x (graphs have no aliasing to preserve)"),
-    Rule("StopGradient", _passthrough, "stop_gradient(x) -> x once gradients are built"),
+    # No StopGradient -> x rule: jit builds a graph's gradient from its *optimized* graph (grad of a jitted
+    # function), so dropping it here let gradients flow through stop_gradient (op table, grad-of-jit check).
+    # Its kernel returns x unchanged and fuses as "identity", so keeping the node costs nothing.
 ]
 
 _BY_OP: dict[str, list[Rule]] = {}
@@ -131,6 +133,215 @@ def simplify(graph: Graph) -> Graph:
             continue
         for o in node.outputs:
             producers[o.uid] = node
-    if not changed:
+    if changed:
+        graph = remap_graph_tail(graph, nodes, mapping)
+    return merge_matmul_sums(hoist_sliced_matmuls(graph))
+
+
+# ---- x[t] @ W for many t -> one GEMM over all of x ----------------------------------------------------
+def _row_index(node: Node):
+    """(base Var, t) when ``node`` is ``x[t]`` with an int t on axis 0 of a static rank-3 x."""
+    if node.op.name != "GetItem" or len(node.inputs) != 1 or not isinstance(node.inputs[0], Var):
+        return None
+    spec = node.attrs.get("spec")
+    x = node.inputs[0]
+    if (not isinstance(spec, tuple) or len(spec) != 1 or spec[0][0] != "i" or len(x.type.shape) != 3
+            or None in x.type.shape or not x.type.dtype.is_float):
+        return None
+    return x, spec[0][1]
+
+
+def hoist_sliced_matmuls(graph: Graph) -> Graph:
+    """``x[t] @ W`` for >= 2 rows t of the same x and the same W (an unrolled loop's input projection)
+    becomes one ``(x.reshape(T*B, I) @ W).reshape(T, B, H)`` at the first use, read back by ``[t]``."""
+    from ..ops.indexing import GETITEM
+    from ..ops.linalg import MATMUL
+    from ..ops.shape import RESHAPE
+
+    producers = {o.uid: n for n in graph.nodes for o in n.outputs}
+    effected = _effected(graph)
+    groups: dict = {}
+    for pos, node in enumerate(graph.nodes):
+        if node.op.name != "MatMul" or node.attrs or node.side_effect:
+            continue
+        a, w = node.inputs
+        src = producers.get(a.uid) if isinstance(a, Var) else None
+        row = _row_index(src) if src is not None else None
+        if (row is None or not isinstance(w, Var) or len(w.type.shape) != 2 or None in w.type.shape
+                or effected.get(w.uid, pos + 1) <= pos or effected.get(row[0].uid, pos + 1) <= pos):
+            continue  # an update of W or x before this read: the read may not move earlier
+        groups.setdefault((row[0].uid, w.uid), []).append((node, row[1]))
+    plans: dict[int, list] = {}
+    replaced: dict[int, Node] = {}
+    for (_, _), members in groups.items():
+        if len(members) < MERGE_MIN:
+            continue
+        first = members[0][0]
+        x = producers[first.inputs[0].uid].inputs[0]
+        w = first.inputs[1]
+        t, b, i = x.type.shape
+        h = w.type.shape[1]
+        flat = Var(type(x.type)((t * b, i), x.type.dtype))
+        prod = Var(type(x.type)((t * b, h), x.type.dtype))
+        full = Var(type(x.type)((t, b, h), x.type.dtype))
+        plans[id(first)] = [Node(RESHAPE, [x], {"shape": (t * b, i)}, [flat], first.loc),
+                            Node(MATMUL, [flat, w], {}, [prod], first.loc),
+                            Node(RESHAPE, [prod], {"shape": (t, b, h)}, [full], first.loc)]
+        for node, k in members:
+            replaced[id(node)] = Node(GETITEM, [full], {"spec": (("i", k),)}, node.outputs, node.loc)
+    if not replaced:
         return graph
-    return remap_graph_tail(graph, nodes, mapping)
+    nodes = []
+    for node in graph.nodes:
+        nodes.extend(plans.get(id(node), ()))
+        nodes.append(replaced.get(id(node), node))
+    return graph.replace(nodes=nodes)
+
+
+# ---- sums of products -> one GEMM -------------------------------------------------------------------
+# sum_i op(A_i) @ op(B_i) == concat_K(op(A_i)) @ concat_K(op(B_i)): the weight gradient of a layer used
+# at every step of an unrolled loop (an RNN) is one long GEMM instead of T small ones and T-1 adds.
+# sum_i SumTo(x_i) over a leading axis == SumTo(concat(x_i)) likewise (the bias gradient).
+MERGE_MIN = 2
+
+
+def _effected(graph: Graph) -> dict[int, int]:
+    """uid -> position of the first side-effect node reading it (an update may write its buffer in place):
+    a read of that Var is never moved to or past that position."""
+    first: dict[int, int] = {}
+    for k, n in enumerate(graph.nodes):
+        if n.side_effect:
+            for x in n.inputs:
+                if isinstance(x, Var):
+                    first.setdefault(x.uid, k)
+    return first
+
+
+def _use_counts(graph: Graph) -> dict[int, int]:
+    uses: dict[int, int] = {}
+    for node in graph.nodes:
+        for x in node.inputs:
+            if isinstance(x, Var):
+                uses[x.uid] = uses.get(x.uid, 0) + 1
+        for _, sub in node.subgraphs():
+            for x in sub.captured:
+                if isinstance(x, Var):
+                    uses[x.uid] = uses.get(x.uid, 0) + 2
+    for o in list(graph.outputs) + [v for _, v in graph.updates]:
+        if isinstance(o, Var):
+            uses[o.uid] = uses.get(o.uid, 0) + 2
+    return uses
+
+
+def _static2(t) -> bool:
+    return len(t.shape) == 2 and None not in t.shape and t.dtype.is_float
+
+
+def _mm_key(node: Node, typ):
+    if node.op.name != "MatMul" or node.side_effect or set(node.attrs) - {"transpose_a", "transpose_b"}:
+        return None
+    a, b = node.inputs
+    if not (isinstance(a, Var) and isinstance(b, Var) and _static2(a.type) and _static2(b.type)):
+        return None
+    if node.outputs[0].type != typ or a.type.dtype != b.type.dtype:
+        return None
+    return ("mm", bool(node.attrs.get("transpose_a")), bool(node.attrs.get("transpose_b")))
+
+
+def _sumto_key(node: Node, typ):
+    if node.op.name != "SumTo" or node.outputs[0].type != typ:
+        return None
+    x = node.inputs[0]
+    shape = tuple(node.attrs["shape"])
+    if not isinstance(x, Var) or None in x.type.shape or len(x.type.shape) <= len(shape) or None in shape:
+        return None
+    return ("sumto", tuple(x.type.shape), shape)
+
+
+def merge_matmul_sums(graph: Graph) -> Graph:
+    """Rewrite trees of single-use Adds over >= MERGE_MIN same-shaped matmuls (or leading-axis SumTos)."""
+    from ..ops.linalg import MATMUL
+    from ..ops.shape import CONCAT
+    from ..ops.elementwise import ADD
+
+    if sum(1 for n in graph.nodes if n.op.name in ("MatMul", "SumTo")) < MERGE_MIN:
+        return graph
+    uses = _use_counts(graph)
+    producers = {o.uid: n for n in graph.nodes for o in n.outputs}
+    effected = _effected(graph)
+    claimed: set[int] = set()  # ids of nodes folded into some tree
+    plans: dict[int, list] = {}
+    for pos in range(len(graph.nodes) - 1, -1, -1):
+        root = graph.nodes[pos]
+        if id(root) in claimed or root.op.name != "Add" or root.attrs or root.side_effect:
+            continue
+        typ = root.outputs[0].type
+        if not all(isinstance(x, Var) and x.type == typ for x in root.inputs) or None in typ.shape:
+            continue
+        interior, leaves, stack = [root], [], list(root.inputs)
+        while stack:
+            v = stack.pop()
+            src = producers.get(v.uid) if isinstance(v, Var) else None
+            if (src is not None and src.op.name == "Add" and not src.attrs and uses.get(v.uid) == 1
+                    and id(src) not in claimed and all(isinstance(x, Var) and x.type == typ for x in src.inputs)):
+                interior.append(src)
+                stack.extend(src.inputs)
+            else:
+                leaves.append(v)
+        groups: dict = {}
+        others = []
+        for v in reversed(leaves):
+            src = producers.get(v.uid) if isinstance(v, Var) else None
+            key = None
+            if (src is not None and uses.get(v.uid) == 1 and id(src) not in claimed and len(src.outputs) == 1
+                    and all(effected.get(x.uid, pos + 1) > pos for x in src.inputs if isinstance(x, Var))):
+                key = _mm_key(src, typ) or _sumto_key(src, typ)
+            if key is None:
+                others.append(v)
+            else:
+                groups.setdefault(key, []).append(src)
+        if not any(len(g) >= MERGE_MIN for g in groups.values()):
+            continue
+        new_nodes, terms = [], []
+        for key, srcs in groups.items():
+            if len(srcs) < MERGE_MIN:
+                terms.extend(n.outputs[0] for n in srcs)
+                continue
+            claimed.update(id(n) for n in srcs)
+            if key[0] == "mm":
+                _, ta, tb = key
+                parts = []
+                for pos, axis in ((0, 0 if ta else 1), (1, 1 if tb else 0)):
+                    xs = [n.inputs[pos] for n in srcs]
+                    cat = Var(CONCAT.infer(*[x.type for x in xs], axis=axis))
+                    new_nodes.append(Node(CONCAT, xs, {"axis": axis}, [cat], root.loc))
+                    parts.append(cat)
+                out = Var(typ)
+                new_nodes.append(Node(MATMUL, parts, dict(srcs[0].attrs), [out], root.loc))
+            else:
+                xs = [n.inputs[0] for n in srcs]
+                cat = Var(CONCAT.infer(*[x.type for x in xs], axis=0))
+                new_nodes.append(Node(CONCAT, xs, {"axis": 0}, [cat], root.loc))
+                out = Var(typ)
+                new_nodes.append(Node(srcs[0].op, [cat], dict(srcs[0].attrs), [out], root.loc))
+            terms.append(out)
+        terms.extend(others)
+        acc = terms[0]
+        for k, t in enumerate(terms[1:]):
+            dest = root.outputs[0] if k == len(terms) - 2 else Var(typ)
+            new_nodes.append(Node(ADD, [acc, t], {}, [dest], root.loc))
+            acc = dest
+        if acc is not root.outputs[0]:  # everything merged into one term: rename it to the root's output
+            last = new_nodes[-1]
+            new_nodes[-1] = Node(last.op, last.inputs, last.attrs, [root.outputs[0]], last.loc)
+        claimed.update(id(n) for n in interior)
+        plans[id(root)] = new_nodes
+    if not plans:
+        return graph
+    nodes = []
+    for node in graph.nodes:
+        if id(node) in plans:
+            nodes.extend(plans[id(node)])
+        elif id(node) not in claimed:
+            nodes.append(node)
+    return graph.replace(nodes=nodes)

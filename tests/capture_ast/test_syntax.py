@@ -176,3 +176,38 @@ def test_numpy_on_constants_is_folded_at_compile_time():
     def f(x):
         return x * float(np.sqrt(4.0)) + ms.Tensor(np.ones(2, np.float32))
     check(f, T(1.0, 2.0))
+
+
+def recursive_div(a, b, *, rounding_mode=None):
+    if rounding_mode == "trunc":
+        return ops.trunc(recursive_div(a, b))
+    return a / b
+
+
+def test_a_function_calling_itself_by_its_global_name():
+    """The converted function's own name must stay a global (it was a 'no cell' error)."""
+    x, y = T(7.0, -7.0, 3.0), T(2.0, 2.0, 2.0)
+    check(recursive_div, x, y, grad=True)
+    check(recursive_div, x, y, rounding_mode="trunc")
+
+
+def test_sprout_functions_are_traced_not_converted():
+    """Like MindSpore's resolve, which treats its own ops as primitives: jit(ops.div) traces the library
+    function as it is (only user code is rewritten), with keywords, gradients and the closures of
+    generated functions (ops.sub is a closure of a factory)."""
+    from sprout.capture.ast import convert
+
+    for fn in (ops.div, ops.sub, ops.add, ops.softmax):
+        assert convert(fn) is fn
+    x, y = T(7.0, -7.0, 3.0), T(2.0, 4.0, 2.0)
+    check(ops.div, x, y, grad=True)
+    check(ops.div, x, y, rounding_mode="floor")
+    check(ops.sub, x, y, grad=True)
+    assert "RealDiv(" in ms.jit(ops.div).get_ir(x, y)
+
+
+def test_the_converted_code_keeps_the_function_name():
+    from sprout.capture.ast import convert
+
+    code = convert(recursive_div).__wrapped__.__code__
+    assert code.co_name == "recursive_div" and code.co_qualname == "recursive_div"

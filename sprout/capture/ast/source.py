@@ -13,6 +13,7 @@ from ..errors import JitSyntaxError, JitWarning
 from . import refusals, runtime
 from .convert import CTX, RT, Converter
 from .passes import Names, normalize
+from .resolve import function_kind
 
 SYNTAX_LEVELS = ("STRICT", "LAX", "COMPATIBLE")
 
@@ -43,7 +44,8 @@ def is_converted(fn) -> bool:
 def convert(fn, *, syntax_level: str = "LAX"):
     """Return ``fn`` with tensor-dependent control flow rewritten into ``sprout.ops.control`` calls
     (see docs/syntax.md). Refused syntax raises a located ``JitSyntaxError``. Functions whose
-    source cannot be read are returned unchanged (they still trace, without tensor control flow)."""
+    source cannot be read, and sprout's own functions, are returned unchanged (they still trace,
+    without tensor control flow)."""
     level = str(syntax_level).upper()
     if level not in SYNTAX_LEVELS:
         raise ValueError(f"jit_syntax_level must be one of {SYNTAX_LEVELS}, got {syntax_level!r}")
@@ -51,7 +53,9 @@ def convert(fn, *, syntax_level: str = "LAX"):
         return types.MethodType(convert(fn.__func__, syntax_level=level), fn.__self__)
     if not isinstance(fn, types.FunctionType):
         raise TypeError(f"convert: expected a Python function, got {type(fn).__name__}")
-    if is_converted(fn):
+    if is_converted(fn) or function_kind(fn) == "sprout":
+        # sprout's own functions (ops.add, ops.div ...) are primitives to the converter, as MindSpore's
+        # resolve treats its own ops: they trace as they are, only user code is rewritten
         return fn
     per_code = _CACHE.setdefault(fn.__code__, {})
     entry = per_code.get(level)
@@ -165,6 +169,9 @@ def _build(fn: types.FunctionType, level: str) -> _Converted:
     normalize(node, names)
     conv = Converter(filename, class_name, names)
     node = conv.visit(node)
+    # the factory's local name for the converted function must not be one the body reads: a recursive
+    # call (``def div(...): ... div(a, b)``) would otherwise become a closure reference to the factory
+    node.name = "_sp_converted"
     freevars = [n for n in fn.__code__.co_freevars]
     params = [RT, CTX] + freevars
     factory = ast.FunctionDef(
@@ -179,8 +186,9 @@ def _build(fn: types.FunctionType, level: str) -> _Converted:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SyntaxWarning)
         module_code = compile(module, filename, "exec", dont_inherit=True)
-    inner = _find_code(module_code, node.name)
+    inner = _find_code(module_code, node.name).replace(co_name=fn.__name__, co_qualname=fn.__qualname__)
     _register_codes(module_code)
+    _CONVERTED_CODES.add(inner)
     ctx = runtime.FunctionContext(fn.__qualname__, filename, level, conv.locs)
     return _Converted(inner, ctx)
 

@@ -88,6 +88,9 @@ class Report:
 
 
 _REPORT = Report()
+# Public hook: fn(record: BreakRecord) for every graph break recorded (the process-wide record, its count
+# already incremented: count == 1 the first time this break is seen since the last reset_report()).
+break_listeners: list = []
 
 
 def report() -> Report:
@@ -356,6 +359,8 @@ class CodeRuntime:
             if rec is None:
                 rec = rep.breaks[key] = BreakRecord(reason, loc.filename, loc.lineno, loc.source_line)
             rec.count += 1
+        for fn in tuple(break_listeners):
+            fn(rec)
 
     def _record_guard_failure(self, entry: Entry, index: int, pc: int) -> None:
         g = entry.guards[index - 1] if 0 < index <= len(entry.guards) else None
@@ -485,10 +490,14 @@ _RUNTIMES: dict = {}
 
 
 def runtime_for(fn: types.FunctionType, fullgraph: bool = False) -> CodeRuntime:
-    key = (fn.__code__, fullgraph)
+    # closures of one code object (functions made by one factory) read their free variables from the
+    # cells captured in their entries: each closure gets its own runtime (its cells are kept alive by it)
+    closure = fn.__closure__
+    key = (fn.__code__, fullgraph, tuple(map(id, closure)) if closure else ())
     rt = _RUNTIMES.get(key)
     if rt is None:
         rt = _RUNTIMES[key] = CodeRuntime(fn.__code__, fullgraph)
+        rt.closure = closure
     return rt
 
 
