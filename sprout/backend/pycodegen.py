@@ -133,8 +133,14 @@ def _node_expr(em: _Emitter, node: Node, owned: set, last: dict, i: int) -> tupl
         if impl is np.negative:
             return f"-{args[0]}", None
         return f"{em.ufunc(impl)}({', '.join(args)})", None
-    if op.name == "MatMul" and not attrs and all(isinstance(x, Var) and len(x.type.shape) >= 2 for x in ins):
-        return f"{args[0]} @ {args[1]}", None
+    if op.name == "MatMul" and all(isinstance(x, Var) and len(x.type.shape) >= 2 for x in ins) and (
+            not attrs or all(len(x.type.shape) == 2 for x in ins) and set(attrs) <= {"transpose_a", "transpose_b"}):
+        # transposes are views handed to BLAS as flags: no copy, no call through the impl
+        ta, tb = (".T" if attrs.get(k) else "" for k in ("transpose_a", "transpose_b"))
+        return f"{args[0]}{ta} @ {args[1]}{tb}", None
+    fast = _fast_expr(em, node, args, owned, last, i)
+    if fast is not None:
+        return fast
     if op.name == "Reshape" and set(attrs) == {"shape"} and isinstance(ins[0], Var) and None not in attrs["shape"]:
         return f"{args[0]}.reshape({em.literal(tuple(attrs['shape']))})", None
     if op.name == "Transpose" and set(attrs) == {"perm"} and isinstance(ins[0], Var):
@@ -149,18 +155,202 @@ def _node_expr(em: _Emitter, node: Node, owned: set, last: dict, i: int) -> tupl
     return f"{em.op_name(node)}({', '.join(args)})", None
 
 
-_OWNING = {"MatMul"}
+def _static(t) -> bool:
+    return getattr(t, "shape", None) is not None and None not in t.shape
+
+
+def _fast_expr(em: _Emitter, node: Node, args: list, owned: set, last: dict, i: int) -> tuple[str, int | None] | None:
+    """Direct NumPy for a few hot non-ufunc ops (ReLU, SumTo) when types are static floats, else None."""
+    op, ins, attrs = node.op, node.inputs, node.attrs
+    x = ins[0] if ins else None
+    if not isinstance(x, Var) or not _static(x.type) or x.type.dtype.np.kind != "f":
+        return None
+    out_t = node.outputs[0].type
+    if op.name == "GetItem" and len(ins) == 1 and set(attrs) == {"spec"} and isinstance(attrs["spec"], tuple):
+        parts = []
+        for e in attrs["spec"]:
+            if e[0] == "i" and type(e[1]) is int:
+                parts.append(repr(e[1]))
+            elif e[0] == "s" and all(v is None or type(v) is int for v in e[1:]):
+                parts.append(":".join("" if v is None else repr(v) for v in e[1:]))
+            else:
+                return None
+        if parts:  # a basic index: a view, exactly what the impl returns
+            return f"{args[0]}[{', '.join(parts)}{',' if len(parts) == 1 else ''}]", None
+    if op.name == "Concat" and set(attrs) == {"axis"} and type(attrs["axis"]) is int and len(args) > 1:
+        return f"_np.concatenate(({', '.join(args)}), axis={attrs['axis']})", None
+    if op.name == "ReLU" and x.type == out_t:
+        if (x.uid in owned and last.get(x.uid) == i and (_numel(out_t) or 0) >= _BIG):
+            return f"_np.maximum({args[0]}, 0, out={args[0]})", x.uid
+        return f"_np.maximum({args[0]}, 0)", None
+    if op.name == "SumTo" and _static(out_t):
+        shape, xs = tuple(attrs["shape"]), tuple(x.type.shape)
+        lead = len(xs) - len(shape)
+        if lead < 0:
+            return None
+        axes = tuple(range(lead)) + tuple(lead + k for k, d in enumerate(shape) if d == 1 and xs[lead + k] != 1)
+        if not axes:
+            return None
+        rest = tuple(d for k, d in enumerate(xs) if k not in axes)
+        if rest == shape:
+            return f"_np.add.reduce({args[0]}, axis={axes!r})", None
+        return f"_np.add.reduce({args[0]}, axis={axes!r}, keepdims=True).reshape({shape!r})", None
+    return None
+
+
+def _result_uids(graph: Graph) -> set:
+    """Vars the graph returns or writes back."""
+    return {v.uid for v in list(graph.outputs) + [u for _, u in graph.updates] if isinstance(v, Var)}
+
+
+def _implicit_broadcasts(graph: Graph, uses: dict, outs: set) -> set:
+    """BroadcastTo results whose every use is a NumPy binary operator whose other operand already has the
+    broadcast shape: the operator broadcasts by itself (np.broadcast_to costs more than the op here)."""
+    found = set()
+    for node in graph.nodes:
+        if node.op.name != "BroadcastTo" or len(node.outputs) != 1 or not isinstance(node.inputs[0], Var):
+            continue
+        out = node.outputs[0]
+        if out.uid in outs or None in out.type.shape or node.inputs[0].type.dtype != out.type.dtype:
+            continue
+        ok = bool(uses.get(out.uid))
+        for user in uses.get(out.uid, ()):
+            other = [y for y in user.inputs if not (isinstance(y, Var) and y.uid == out.uid)]
+            if not (user.op.impl in _BINOPS and not user.attrs and len(user.inputs) == 2 and len(other) == 1
+                    and isinstance(other[0], Var) and tuple(other[0].type.shape) == tuple(out.type.shape)):
+                ok = False
+                break
+        if ok:
+            found.add(out.uid)
+    return found
+
+
+def _bool_casts(graph: Graph) -> set:
+    """Casts of a bool Var to a float dtype whose every use is a NumPy binary operator with a Var of that
+    dtype: NumPy's promotion (float op bool -> float) makes the cast pass unnecessary; and BroadcastTo
+    results used only by operators that broadcast anyway (``_implicit_broadcasts``)."""
+    uses: dict[int, list] = {}
+    for node in graph.nodes:
+        for x in node.inputs:
+            if isinstance(x, Var):
+                uses.setdefault(x.uid, []).append(node)
+    outs = _result_uids(graph)
+    found = set()
+    for node in graph.nodes:
+        if node.op.name != "Cast" or len(node.outputs) != 1 or not isinstance(node.inputs[0], Var):
+            continue
+        src, out = node.inputs[0], node.outputs[0]
+        if src.type.dtype.np != np.bool_ or out.type.dtype.np.kind != "f" or out.uid in outs:
+            continue
+        ok = bool(uses.get(out.uid))
+        for user in uses.get(out.uid, ()):
+            other = [y for y in user.inputs if not (isinstance(y, Var) and y.uid == out.uid)]
+            if not (user.op.impl in _BINOPS and not user.attrs and len(user.inputs) == 2 and len(other) == 1
+                    and isinstance(other[0], Var) and other[0].type.dtype == out.type.dtype):
+                ok = False
+                break
+        if ok:
+            found.add(out.uid)
+    return found | _implicit_broadcasts(graph, uses, outs)
+
+
+# ops whose result is always a fresh array (never a view of an input): reusable in place once dead
+_OWNING = {"MatMul", "ReLU", "Conv2D", "Conv2DBackpropInput", "Conv2DBackpropFilter", "MaxPool", "MaxPoolGrad"}
+
+
+_blas: list = []  # [scipy.linalg.blas module or None], imported on first use
+_GEMM_MIN = 1 << 12  # below this many weights the f2py call costs more than the pass it saves
+
+
+def _gemm_descent(var, alpha, a, b, ta: bool, tb: bool):
+    """``var -= alpha * (op(a) @ op(b))`` as one BLAS gemm writing into ``var`` (beta = 1): the gradient
+    matrix is never materialised. Falls back to matmul + ApplyGradientDescent's impl."""
+    if not _blas:
+        try:
+            from scipy.linalg import blas
+        except ImportError:
+            blas = None
+        _blas.append(blas)
+    blas = _blas[0]
+    fn = None
+    if (blas is not None and var.size >= _GEMM_MIN and var.ndim == 2 and var.flags.c_contiguous
+            and var.flags.writeable
+            and a.dtype == var.dtype == b.dtype and a.ndim == 2 and b.ndim == 2 and np.size(alpha) == 1):
+        fn = blas.sgemm if var.dtype == np.float32 else blas.dgemm if var.dtype == np.float64 else None
+    if fn is None:
+        from ..nn.optim._kernels import APPLY_GRADIENT_DESCENT
+
+        return APPLY_GRADIENT_DESCENT.impl(var, alpha, (a.T if ta else a) @ (b.T if tb else b))
+    # var^T (Fortran-ordered view) = var^T - alpha * op(b)^T @ op(a)^T; each operand is passed as a
+    # Fortran-ordered view with a transpose flag, so f2py copies nothing
+    p = b if tb else b.T  # op(b)^T
+    q = a if ta else a.T  # op(a)^T
+    pf, pt = (p, 0) if p.flags.f_contiguous else (p.T, 1)
+    qf, qt = (q, 0) if q.flags.f_contiguous else (q.T, 1)
+    res = fn(-float(np.reshape(alpha, ())), pf, qf, beta=1.0, c=var.T, trans_a=pt, trans_b=qt, overwrite_c=1)
+    if not np.shares_memory(res, var):  # f2py had to copy: write the result back
+        var[...] = res.T
+    return var
+
+
+def _gemm_updates(graph: Graph, last: dict) -> dict:
+    """MatMul nodes whose only use is the delta of an ApplyGradientDescent: {matmul output uid: update node}.
+    The pair is emitted as one ``_gemm_descent`` at the update's position (``last`` is extended)."""
+    uses: dict[int, int] = {}
+    for node in graph.nodes:
+        for x in node.inputs:
+            if isinstance(x, Var):
+                uses[x.uid] = uses.get(x.uid, 0) + 1
+    outs = _result_uids(graph)
+    producers = {n.outputs[0].uid: (i, n) for i, n in enumerate(graph.nodes) if len(n.outputs) == 1}
+    effected = {x.uid for n in graph.nodes if n.side_effect for x in n.inputs if isinstance(x, Var)}
+    found = {}
+    for j, node in enumerate(graph.nodes):
+        if node.op.name != "ApplyGradientDescent" or node.attrs or len(node.inputs) != 3:
+            continue
+        var, _lr, delta = node.inputs
+        if not isinstance(delta, Var) or uses.get(delta.uid) != 1 or delta.uid in outs or delta.uid not in producers:
+            continue
+        i, mm = producers[delta.uid]
+        if (mm.op.name != "MatMul" or set(mm.attrs) - {"transpose_a", "transpose_b"} or not isinstance(var, Var)
+                or len(var.type.shape) != 2 or not all(isinstance(x, Var) and len(x.type.shape) == 2
+                                                       and x.uid not in effected for x in mm.inputs)):
+            continue
+        found[delta.uid] = mm
+        for x in mm.inputs:
+            last[x.uid] = max(last.get(x.uid, j), j)
+    return found
 
 
 def _body(em: _Emitter, graph: Graph, lines: list, line_nodes: dict, indent: str) -> None:
     last = _last_uses(graph)
+    gemm = _gemm_updates(graph, last)
+    deferred = {id(mm) for mm in gemm.values()}
     owned: set[int] = set()
     viewed = set()  # inputs of ops that may return views or mutate: never written in place
     for node in graph.nodes:
         if not isinstance(node.op.impl, np.ufunc) and node.op.name not in _OWNING:
             viewed.update(x.uid for x in node.inputs if isinstance(x, Var))
+    aliases = _bool_casts(graph)
+    for node in graph.nodes:  # the bool source lives (no del, no in-place reuse) as long as its alias
+        if aliases and node.outputs and node.outputs[0].uid in aliases:
+            src, out = node.inputs[0].uid, node.outputs[0].uid
+            last[src] = max(last.get(src, -1), last.get(out, -1))
     for i, node in enumerate(graph.nodes):
-        if len(node.outputs) == 1 and node.op.n_out == 1:
+        if aliases and node.outputs and node.outputs[0].uid in aliases:  # float(bool) used by operators only
+            em.names[node.outputs[0].uid] = em.names[node.inputs[0].uid]
+            continue
+        if id(node) in deferred:  # computed inside the parameter update that consumes it
+            continue
+        mm = gemm.get(node.inputs[2].uid) if gemm and node.op.name == "ApplyGradientDescent" else None
+        if mm is not None:
+            a, b = (em.ref(x) for x in mm.inputs)
+            ta, tb = (bool(mm.attrs.get(k)) for k in ("transpose_a", "transpose_b"))
+            expr = (f"{em.bind('_gemm_descent', _gemm_descent)}({em.ref(node.inputs[0])}, {em.ref(node.inputs[1])}, "
+                    f"{a}, {b}, {ta}, {tb})")
+            reused = None
+            lhs = em.define(node.outputs[0])
+        elif len(node.outputs) == 1 and node.op.n_out == 1:
             expr, reused = _node_expr(em, node, owned, last, i)
             lhs = em.define(node.outputs[0])
             if (isinstance(node.op.impl, np.ufunc) or node.op.name in _OWNING) and node.outputs[0].uid not in viewed:

@@ -258,11 +258,35 @@ def _sumto_key(node: Node, typ):
     return ("sumto", tuple(x.type.shape), shape)
 
 
+def _all_rows(srcs: list, side: int, producers: dict):
+    """(base, descending) when input ``side`` of the nodes ``srcs`` is x[t] for every t of one rank-3 x, in
+    ascending or descending order of t; else None."""
+    rows = []
+    for n in srcs:
+        x = n.inputs[side]
+        src = producers.get(x.uid) if isinstance(x, Var) else None
+        row = _row_index(src) if src is not None else None
+        if row is None:
+            return None
+        rows.append(row)
+    base = rows[0][0]
+    if any(r[0] is not base for r in rows):
+        return None
+    idx = [r[1] % base.type.shape[0] for r in rows]
+    every = list(range(base.type.shape[0]))
+    if idx == every:
+        return base, False
+    if idx == every[::-1]:
+        return base, True
+    return None
+
+
 def merge_matmul_sums(graph: Graph) -> Graph:
     """Rewrite trees of single-use Adds over >= MERGE_MIN same-shaped matmuls (or leading-axis SumTos)."""
     from ..ops.linalg import MATMUL
-    from ..ops.shape import CONCAT
     from ..ops.elementwise import ADD
+    from ..ops.indexing import GETITEM
+    from ..ops.shape import CONCAT, RESHAPE
 
     if sum(1 for n in graph.nodes if n.op.name in ("MatMul", "SumTo")) < MERGE_MIN:
         return graph
@@ -311,10 +335,22 @@ def merge_matmul_sums(graph: Graph) -> Graph:
             if key[0] == "mm":
                 _, ta, tb = key
                 parts = []
-                for pos, axis in ((0, 0 if ta else 1), (1, 1 if tb else 0)):
-                    xs = [n.inputs[pos] for n in srcs]
-                    cat = Var(CONCAT.infer(*[x.type for x in xs], axis=axis))
-                    new_nodes.append(Node(CONCAT, xs, {"axis": axis}, [cat], root.loc))
+                for side, axis in ((0, 0 if ta else 1), (1, 1 if tb else 0)):
+                    rows = _all_rows(srcs, side, producers) if axis == 0 else None
+                    if rows is not None:  # concat(x[0], ..., x[T-1]) (or reversed) is a reshape
+                        base, descending = rows
+                        t, b, i = base.type.shape
+                        if descending:
+                            flipped = Var(base.type)
+                            new_nodes.append(Node(GETITEM, [base], {"spec": (("s", None, None, -1),)}, [flipped],
+                                                  root.loc))
+                            base = flipped
+                        cat = Var(type(base.type)((t * b, i), base.type.dtype))
+                        new_nodes.append(Node(RESHAPE, [base], {"shape": (t * b, i)}, [cat], root.loc))
+                    else:
+                        xs = [n.inputs[side] for n in srcs]
+                        cat = Var(CONCAT.infer(*[x.type for x in xs], axis=axis))
+                        new_nodes.append(Node(CONCAT, xs, {"axis": axis}, [cat], root.loc))
                     parts.append(cat)
                 out = Var(typ)
                 new_nodes.append(Node(MATMUL, parts, dict(srcs[0].attrs), [out], root.loc))

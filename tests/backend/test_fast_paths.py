@@ -1,0 +1,206 @@
+"""Fast paths of the code generator and the GEMM rewrites: same results as eager (and as the unrewritten
+graph), and the generated source really uses them."""
+import numpy as np
+
+import sprout as ms
+from sprout import nn, ops
+from sprout.jit.api import explain
+from sprout.ops import conv_ops, pool_ops
+
+rng = np.random.default_rng(3)
+
+
+def _t(*shape):
+    return ms.Tensor(rng.standard_normal(shape).astype(np.float32))
+
+
+class _RNN(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.wx = ms.Parameter(_t(6, 5), name="wx")
+        self.wh = ms.Parameter(_t(5, 5), name="wh")
+        self.b = ms.Parameter(_t(5), name="b")
+
+    def construct(self, xs, h):
+        for t in range(4):
+            h = ops.tanh(ops.matmul(xs[t], self.wx) + ops.matmul(h, self.wh) + self.b)
+        return ops.mean(h * h)
+
+
+def test_rnn_grads_use_one_gemm_per_weight_and_match_eager():
+    net = _RNN()
+    grad_fn = ms.value_and_grad(net, None, net.trainable_params())
+    xs, h = _t(4, 3, 6), _t(3, 5)
+    want_loss, want = grad_fn(xs, h)
+    jf = ms.jit(lambda a, b: grad_fn(a, b))
+    got_loss, got = jf(xs, h)
+    np.testing.assert_allclose(got_loss.asnumpy(), want_loss.asnumpy(), rtol=1e-5)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g.asnumpy(), w.asnumpy(), rtol=1e-4, atol=1e-6)
+    src = explain(jf, xs, h).source
+    assert "reshape((12, 6))" in src            # the input projection of every step: one GEMM
+    assert "_np.concatenate" in src             # weight gradients summed over steps: one GEMM each
+    assert src.count(".T @") <= 3
+
+
+def test_training_step_updates_parameters_through_fused_gemm_like_eager():
+    def make():
+        net = nn.SequentialCell([nn.Dense(7, 6), nn.ReLU(), nn.Dense(6, 3)])
+        for p, v in zip(net.trainable_params(), init):
+            p.set_data(ms.Tensor(v))
+        loss_fn = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+        opt = nn.SGD(net.trainable_params(), learning_rate=0.1)
+        grad_fn = ms.value_and_grad(lambda x, y: loss_fn(net(x), y), None, opt.parameters)
+
+        def step(x, y):
+            loss, grads = grad_fn(x, y)
+            opt(grads)
+            return loss
+
+        return net, step
+
+    init = [rng.standard_normal(s).astype(np.float32) for s in ((6, 7), (6,), (3, 6), (3,))]
+    x, y = _t(5, 7), ms.Tensor(np.array([0, 2, 1, 1, 0], np.int32))
+    net_e, step_e = make()
+    net_j, step_j = make()
+    step_j = ms.jit(step_j)
+    for _ in range(3):
+        le, lj = step_e(x, y), step_j(x, y)
+        np.testing.assert_allclose(lj.asnumpy(), le.asnumpy(), rtol=1e-5)
+    for pe, pj in zip(net_e.trainable_params(), net_j.trainable_params()):
+        np.testing.assert_allclose(pj.asnumpy(), pe.asnumpy(), rtol=1e-5, atol=1e-6)
+    assert "_gemm_descent" in explain(step_j, x, y).source
+
+
+def _conv_ref(x, w, stride, pad):
+    """Direct-loop reference convolution (NCHW, zero padding (top, bottom, left, right))."""
+    xp = np.pad(x, ((0, 0), (0, 0), pad[:2], pad[2:]))
+    n, c, h, wd = xp.shape
+    o, _, kh, kw = w.shape
+    ho, wo = (h - kh) // stride[0] + 1, (wd - kw) // stride[1] + 1
+    out = np.zeros((n, o, ho, wo))
+    for i in range(ho):
+        for j in range(wo):
+            patch = xp[:, :, i * stride[0]:i * stride[0] + kh, j * stride[1]:j * stride[1] + kw]
+            out[:, :, i, j] = np.einsum("nchw,ochw->no", patch, w)
+    return out
+
+
+def test_conv_kernels_match_a_direct_loop_and_their_adjoints():
+    for stride, pad in (((1, 1), (0, 0, 0, 0)), ((1, 1), (1, 2, 0, 3)), ((2, 1), (1, 1, 1, 1))):
+        attrs = dict(stride=stride, dilation=(1, 1), pad_mode="pad", pad=pad, groups=1)
+        x, w = rng.standard_normal((3, 4, 9, 8)), rng.standard_normal((6, 4, 3, 2))
+        y = conv_ops._conv_impl(x, w, **attrs)
+        np.testing.assert_allclose(y, _conv_ref(x, w, stride, pad), rtol=1e-10, atol=1e-10)
+        d = rng.standard_normal(y.shape)
+        dx = conv_ops._input_grad(d, w, x.shape, **attrs)
+        dw = conv_ops._filter_grad(d, x, w.shape, **attrs)
+        # adjoint identities: <conv(x, w), d> == <x, dx> == <w, dw>
+        np.testing.assert_allclose(np.vdot(y, d), np.vdot(x, dx), rtol=1e-10)
+        np.testing.assert_allclose(np.vdot(y, d), np.vdot(w, dw), rtol=1e-10)
+
+
+def test_tiled_max_pool_grad_routes_ties_to_the_first_tap():
+    attrs = dict(kernel=(2, 2), stride=(2, 2), dilation=(1, 1), pad_mode="valid", pad=(0, 0, 0, 0), ceil_mode=False)
+    for shape in ((2, 3, 8, 8), (2, 3, 9, 7)):
+        x = np.maximum(rng.standard_normal(shape), 0).astype(np.float32)  # many tied zeros
+        d = rng.standard_normal(pool_ops._maxpool_impl(x, **attrs).shape).astype(np.float32)
+        g = pool_ops._maxpool_grad_impl(x, d, **attrs)
+        want = np.zeros_like(x)
+        for n in range(shape[0]):
+            for c in range(shape[1]):
+                for i in range(shape[2] // 2):
+                    for j in range(shape[3] // 2):
+                        win = x[n, c, 2 * i:2 * i + 2, 2 * j:2 * j + 2]
+                        k = int(np.argmax(win))
+                        want[n, c, 2 * i + k // 2, 2 * j + k % 2] = d[n, c, i, j]
+        np.testing.assert_array_equal(g, want)
+
+
+def test_gemm_descent_matches_matmul_then_update_for_every_layout():
+    from sprout.backend.pycodegen import _gemm_descent
+
+    for dtype in (np.float32, np.float64, np.float16):
+        for ta in (False, True):
+            for tb in (False, True):
+                a = rng.standard_normal((4, 3) if ta else (3, 4)).astype(dtype)
+                b = rng.standard_normal((5, 4) if tb else (4, 5)).astype(dtype)
+                var = rng.standard_normal((3, 5)).astype(dtype)
+                want = var - np.asarray(0.1, dtype) * ((a.T if ta else a) @ (b.T if tb else b))
+                out = _gemm_descent(var, np.asarray(0.1, np.float32), a, b, ta, tb)
+                assert out is var
+                np.testing.assert_allclose(var, want, rtol=1e-2 if dtype == np.float16 else 1e-5)
+
+
+def test_sum_of_matmuls_with_other_terms_merges_and_matches_eager():
+    def f(a1, b1, a2, b2, c, s1, s2):
+        mm = ops.matmul(a1, b1, transpose_a=True) + c + ops.matmul(a2, b2, transpose_a=True)
+        return mm + ops.matmul(b1, ops.transpose(a1, (1, 0)), transpose_a=True, transpose_b=True), \
+            ops.sum_to(s1, (4,)) + ops.sum_to(s2, (4,)) if hasattr(ops, "sum_to") else s1.sum(0) + s2.sum(0)
+
+    args = (_t(3, 4), _t(3, 4), _t(2, 4), _t(2, 4), _t(4, 4), _t(5, 4), _t(5, 4))
+    want = f(*args)
+    jf = ms.jit(f)
+    got = jf(*args)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g.asnumpy(), w.asnumpy(), rtol=1e-5, atol=1e-6)
+    assert "_np.concatenate" in explain(jf, *args).source
+
+
+def test_float_mask_of_a_bool_stays_alive_and_typed():
+    def f(x, y):
+        m = x > 0                                # bool, large: eligible for in-place reuse
+        fm = ops.cast(m, ms.float32)             # only used by operators: the cast is elided
+        n = ops.logical_not(m)                   # last direct use of m
+        return y * fm + ops.cast(n, ms.float32) * 2.0, fm * fm
+
+    x, y = _t(200, 200), _t(200, 200)
+    want = f(x, y)
+    got = ms.jit(f)(x, y)
+    for g, w in zip(got, want):
+        assert g.dtype == w.dtype
+        np.testing.assert_allclose(g.asnumpy(), w.asnumpy(), rtol=1e-6)
+
+
+def test_rnn_training_step_with_in_place_updates_matches_eager():
+    def make():
+        net = _RNN()
+        for p, v in zip(net.trainable_params(), init):
+            p.set_data(ms.Tensor(v))
+        opt = nn.SGD(net.trainable_params(), learning_rate=0.05)
+        grad_fn = ms.value_and_grad(net, None, opt.parameters)
+
+        def step(xs, h):
+            loss, grads = grad_fn(xs, h)
+            opt(grads)
+            return loss
+
+        return net, step
+
+    init = [p.asnumpy().copy() for p in _RNN().trainable_params()]
+    xs, h = _t(4, 3, 6), _t(3, 5)
+    net_e, step_e = make()
+    net_j, step_j = make()
+    step_j = ms.jit(step_j)
+    for _ in range(3):
+        np.testing.assert_allclose(step_j(xs, h).asnumpy(), step_e(xs, h).asnumpy(), rtol=1e-5)
+    for pe, pj in zip(net_e.trainable_params(), net_j.trainable_params()):
+        np.testing.assert_allclose(pj.asnumpy(), pe.asnumpy(), rtol=1e-5, atol=1e-6)
+    src = explain(step_j, xs, h).source
+    assert "reshape((12, 6))" in src and "_np.concatenate" in src
+
+
+def test_broadcast_used_only_by_operators_is_left_to_numpy():
+    def f(x, y, z):
+        b = ops.broadcast_to(x, (4, 5))
+        c = ops.broadcast_to(z, (4, 5))
+        return b * y - y, ops.exp(c) + b
+
+    args = (_t(4, 1), _t(4, 5), _t(1, 5))
+    want = f(*args)
+    jf = ms.jit(f)
+    got = jf(*args)
+    for g, w in zip(got, want):
+        assert g.shape == w.shape
+        np.testing.assert_allclose(g.asnumpy(), w.asnumpy(), rtol=1e-6)
+    assert explain(jf, *args).source.count("_BroadcastTo") == 1   # c feeds exp: materialised
