@@ -1,9 +1,8 @@
 """Control flow as ops: Cond and WhileLoop (their bodies are sub-graphs in attrs), with the functional
 helpers ``cond`` / ``while_loop`` that run plain Python on concrete predicates and trace the ops on
-symbolic ones; plus Print (run-time print) and PyCall (a Python function called inside a graph)."""
+symbolic ones. Print and PyCall live in ``host_ops`` (re-exported here)."""
 from __future__ import annotations
 
-import builtins
 
 import numpy as np
 
@@ -356,104 +355,6 @@ def _coerce(x, t: TensorType | None):
     return _const_tensor(x, t)
 
 
-# ---- Print ----------------------------------------------------------------------------------------
-def _print_impl(template, *arrays):
-    parts = []
-    for item in template:
-        if item[0] == "s":
-            parts.append(item[1])
-        else:
-            t = Tensor(np.asarray(arrays[item[1]]))
-            parts.append(repr(t) if item[2] == "repr" else str(t))
-    builtins.print("".join(parts), end="", flush=True)
-    return np.zeros((), np.int32)
-
-
-PRINT = register(Op("Print", _print_impl, lambda template, *types: TensorType((), mstype.int32),
-                    kind="effect", side_effect=True, doc="print the inputs when the graph runs"))
-
-
-def print_(*args, sep=" ", end="\n", file=None, flush=False):
-    """``print`` that, while a graph is built, becomes a Print node (tensors print their run-time value)."""
-    if dispatch.current_builder() is None or file is not None:
-        return builtins.print(*args, sep=sep, end=end, file=file, flush=flush)
-    frags: list = []
-    tensors: list = []
-
-    def emit(x, top: bool):
-        if isinstance(x, Tensor):
-            tensors.append(x)
-            frags.append(("t", len(tensors) - 1, "str" if top else "repr"))
-        elif isinstance(x, (tuple, list)) and any(isinstance(v, Tensor) for v in _flat(x)):
-            frags.append(("s", "(" if isinstance(x, tuple) else "["))
-            for j, v in enumerate(x):
-                if j:
-                    frags.append(("s", ", "))
-                emit(v, False)
-            frags.append(("s", ("," if isinstance(x, tuple) and len(x) == 1 else "")
-                          + (")" if isinstance(x, tuple) else "]")))
-        else:
-            frags.append(("s", str(x) if top else repr(x)))
-
-    for j, a in enumerate(args):
-        if j:
-            frags.append(("s", sep))
-        emit(a, True)
-    frags.append(("s", end))
-    # the template (("s", text) | ("t", input index, "str" | "repr") fragments) goes first: a
-    # side-effect op's first input must not be a tensor (the builder would treat it as updated)
-    bind(PRINT, (tuple(frags), *tensors), {})
-    return None
-
-
-# ---- PyCall ---------------------------------------------------------------------------------------
-class PyFunc:
-    """A Python function called inside a graph on NumPy values (jit_syntax_level=LAX fallback)."""
-
-    def __init__(self, fn, in_spec):
-        self.fn, self.in_spec = fn, in_spec
-        self.out_spec = None
-        self.out_types: tuple = ()
-
-    def __repr__(self) -> str:
-        return f"PyFunc({getattr(self.fn, '__qualname__', self.fn)!r})"
-
-    def run(self, arrays):
-        args, kwargs = unflatten(self.in_spec, list(arrays))
-        with np.errstate(all="ignore"):
-            return self.fn(*args, **kwargs)
-
-
-def _pycall_impl(func: PyFunc, *arrays):
-    out = func.run(arrays)
-    leaves: list = []
-    flatten(out, leaves, lambda x: isinstance(x, (np.ndarray, np.generic) + _NUMBERS))
-    return tuple(np.asarray(x) for x in leaves)
-
-
-PYCALL = register(Op("PyCall", _pycall_impl, lambda func, *types: func.out_types, kind="opaque", n_out=-1,
-                     side_effect=True, doc="call a Python function on NumPy values when the graph runs"))
-
-
-def py_call(fn, args: tuple, kwargs: dict):
-    """Call ``fn`` now if no argument is symbolic, else add a PyCall node (its output types come from
-    one call on zero-filled arrays of the input types while the graph is built)."""
-    leaves: list = []
-    spec = flatten((tuple(args), dict(kwargs)), leaves, _is_tensor)
-    if not any(is_symbolic(x) for x in leaves):
-        return fn(*args, **kwargs)
-    func = PyFunc(fn, spec)
-    probe = [np.zeros(tuple(1 if d is None else d for d in x.shape), x.dtype.np) for x in leaves]
-    with dispatch.no_builder():
-        out = func.run(probe)
-    out_leaves: list = []
-    func.out_spec = flatten(out, out_leaves, lambda x: isinstance(x, (np.ndarray, np.generic) + _NUMBERS))
-    func.out_types = tuple(type_of(np.asarray(x)) for x in out_leaves)
-    outs = bind(PYCALL, (func, *leaves), {})
-    return unflatten(func.out_spec, list(outs))
-
-
-
 # ---- WhileLoop ------------------------------------------------------------------------------------
 def _while_impl(*args, **attrs):
     n, k = attrs["n_vars"], attrs["n_cond"]
@@ -637,3 +538,6 @@ def _structured_undefined(state, out, names, live):
         if isinstance(a, Undefined) and names[i] in live and isinstance(b, (tuple, list)):
             new[i], changed = zeros_like_tree(b), True
     return tuple(new) if changed else None
+
+
+from .host_ops import PRINT, PYCALL, PyFunc, print_, py_call  # noqa: E402,F401  (their old home)
