@@ -5,6 +5,7 @@ from __future__ import annotations
 from .. import dtype as mstype
 from .. import ops
 from ..core.tensor import Parameter, Tensor
+from ..ops.nn_ops import sparse_softmax_cross_entropy
 from .cell import Cell
 
 _REDUCTIONS = ("mean", "sum", "none")
@@ -77,6 +78,12 @@ class SmoothL1Loss(LossBase):
         return self.get_loss(ops.where(ops.less(diff, self.beta), small, ops.sub(diff, 0.5 * self.beta)))
 
 
+def _fused_sparse(logits, labels) -> bool:
+    """Float logits (..., C) with int labels (...): one fused primitive computes what the composite would."""
+    return (logits.dtype in (mstype.float32, mstype.float64) and labels.dtype.is_int and logits.ndim >= 1
+            and tuple(labels.shape) == tuple(logits.shape)[:-1] and None not in tuple(logits.shape))
+
+
 class SoftmaxCrossEntropyWithLogits(LossBase):
     """-sum(labels * log_softmax(logits), -1); ``sparse=True`` takes class indices (default reduction 'none')."""
 
@@ -90,6 +97,10 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
         _check_tensor("logits", logits, self.cls_name)
         _check_tensor("labels", labels, self.cls_name)
         if self.sparse:
+            if _fused_sparse(logits, labels):
+                if logits.dtype is mstype.float32:  # get_loss is exactly the op's own reduction then
+                    return sparse_softmax_cross_entropy(logits, labels, self.reduction)
+                return self.get_loss(sparse_softmax_cross_entropy(logits, labels))
             labels = ops.one_hot(labels, logits.shape[-1], 1.0, 0.0)
             if labels.dtype is not logits.dtype:
                 labels = ops.cast(labels, logits.dtype)

@@ -5,6 +5,7 @@ import sprout as ms
 from sprout import ops
 from sprout.ops import nn_functional as NF
 from sprout.ops import functional as F
+from sprout.ops import nn_ops as NN
 import reference as R
 from optable import CONST, DISTINCT, F32, F64, INT, PARAM, Case, Spec
 
@@ -19,6 +20,24 @@ AVG_PAD = {**POOL_PAD, "count_include_pad": True, "divisor": 0}
 
 def IDX(*shape, n, dtype=np.int32) -> Spec:
     return Spec(lambda rng: rng.integers(0, n, shape).astype(dtype), label=f"idx<{n}")
+
+
+def _hot(y, depth):
+    return (y[..., None] == np.arange(depth)).astype(np.float64)
+
+
+def _xent_ref(x, y, reduction):
+    loss = -(_hot(y, x.shape[-1]) * R.log_softmax(x)).sum(-1)
+    return {"none": loss, "mean": loss.mean(), "sum": loss.sum()}[reduction]
+
+
+def _xent_grad(reduction):
+    return lambda x, y, d: NN.bind(NN.SPARSE_XENT_GRAD, (x, y, d), {"reduction": reduction})
+
+
+def _xent_grad_ref(x, y, d, reduction):
+    g = (R.softmax(x) - _hot(y, x.shape[-1])) * ((y >= 0) & (y < x.shape[-1]))[..., None]
+    return g * (d[..., None] if reduction == "none" else d / y.size if reduction == "mean" else d)
 
 
 def _conv_ref(attrs):
@@ -181,6 +200,18 @@ CASES = [
     Case("Softmax", lambda x: ops.softmax(x, 0), (F32(3, 2),), lambda x: R.softmax(x.astype(np.float64), 0),
          rtol=1e-6, label="f32"),
     Case("LogSoftmax", lambda x: ops.log_softmax(x), (F64(2, 4),), lambda x: R.log_softmax(x)),
+    Case("SparseSoftmaxCrossEntropy", lambda x, y: NN.sparse_softmax_cross_entropy(x, y), (F64(3, 4), IDX(3, n=4)),
+         lambda x, y: _xent_ref(x, y, "none")),
+    Case("SparseSoftmaxCrossEntropy", lambda x, y: NN.sparse_softmax_cross_entropy(x, y, "mean"),
+         (F64(2, 3, 5), IDX(2, 3, n=5)), lambda x, y: _xent_ref(x, y, "mean"), label="mean-rank3"),
+    Case("SparseSoftmaxCrossEntropy", lambda x, y: NN.sparse_softmax_cross_entropy(x, y, "sum"),
+         (F64(4, 3), CONST(np.array([0, 3, -1, 2], np.int64))), lambda x, y: _xent_ref(x, y, "sum"),
+         label="sum-out-of-range"),
+    Case("SparseSoftmaxCrossEntropyGrad", _xent_grad("none"),
+         (F64(3, 4), IDX(3, n=4), F64(3)), lambda x, y, d: _xent_grad_ref(x, y, d, "none")),
+    Case("SparseSoftmaxCrossEntropyGrad", _xent_grad("mean"),
+         (F64(2, 5), CONST(np.array([4, 7], np.int32)), F64()), lambda x, y, d: _xent_grad_ref(x, y, d, "mean"),
+         label="mean-out-of-range"),
     # convolution and pooling
     Case("Conv2D", lambda x, w: ops.conv2d(x, w, stride=2, pad_mode="same"), (F64(1, 2, 5, 5), F64(3, 2, 3, 3)),
          _conv_ref(SAME)),
