@@ -258,39 +258,14 @@ def _bool_casts(graph: Graph) -> set:
 _OWNING = {"MatMul", "ReLU", "Conv2D", "Conv2DBackpropInput", "Conv2DBackpropFilter", "MaxPool", "MaxPoolGrad"}
 
 
-_blas: list = []  # [scipy.linalg.blas module or None], imported on first use
-_GEMM_MIN = 1 << 12  # below this many weights the f2py call costs more than the pass it saves
-
-
 def _gemm_descent(var, alpha, a, b, ta: bool, tb: bool):
-    """``var -= alpha * (op(a) @ op(b))`` as one BLAS gemm writing into ``var`` (beta = 1): the gradient
-    matrix is never materialised. Falls back to matmul + ApplyGradientDescent's impl."""
-    if not _blas:
-        try:
-            from scipy.linalg import blas
-        except ImportError:
-            blas = None
-        _blas.append(blas)
-    blas = _blas[0]
-    fn = None
-    if (blas is not None and var.size >= _GEMM_MIN and var.ndim == 2 and var.flags.c_contiguous
-            and var.flags.writeable
-            and a.dtype == var.dtype == b.dtype and a.ndim == 2 and b.ndim == 2 and np.size(alpha) == 1):
-        fn = blas.sgemm if var.dtype == np.float32 else blas.dgemm if var.dtype == np.float64 else None
-    if fn is None:
-        from ..nn.optim._kernels import APPLY_GRADIENT_DESCENT
+    """``var -= alpha * (op(a) @ op(b))`` with NumPy's own BLAS, the gradient transposes as views.
+    (A scipy ``sgemm(beta=1)`` writing straight into ``var`` saves one pass, but it is a second
+    OpenBLAS with its own thread pool: on 2 cores the two pools spin against each other and the MLP
+    step measured 2.9x slower with default threads. One BLAS per process.)"""
+    from ..nn.optim._kernels import APPLY_GRADIENT_DESCENT
 
-        return APPLY_GRADIENT_DESCENT.impl(var, alpha, (a.T if ta else a) @ (b.T if tb else b))
-    # var^T (Fortran-ordered view) = var^T - alpha * op(b)^T @ op(a)^T; each operand is passed as a
-    # Fortran-ordered view with a transpose flag, so f2py copies nothing
-    p = b if tb else b.T  # op(b)^T
-    q = a if ta else a.T  # op(a)^T
-    pf, pt = (p, 0) if p.flags.f_contiguous else (p.T, 1)
-    qf, qt = (q, 0) if q.flags.f_contiguous else (q.T, 1)
-    res = fn(-float(np.reshape(alpha, ())), pf, qf, beta=1.0, c=var.T, trans_a=pt, trans_b=qt, overwrite_c=1)
-    if not np.shares_memory(res, var):  # f2py had to copy: write the result back
-        var[...] = res.T
-    return var
+    return APPLY_GRADIENT_DESCENT.impl(var, alpha, (a.T if ta else a) @ (b.T if tb else b))
 
 
 def _gemm_updates(graph: Graph, last: dict) -> dict:
