@@ -211,3 +211,21 @@ def test_the_converted_code_keeps_the_function_name():
 
     code = convert(recursive_div).__wrapped__.__code__
     assert code.co_name == "recursive_div" and code.co_qualname == "recursive_div"
+
+
+def test_function_without_source_warns_once_and_still_traces():
+    import warnings as _w
+
+    import numpy as np
+
+    from sprout import Tensor, jit
+    from sprout.capture.errors import JitWarning
+
+    ns: dict = {}
+    exec("def no_source(x):\n    return x * 2 + 1\n", ns)  # noqa: S102 - a function with no readable source
+    f = jit(ns["no_source"])
+    with _w.catch_warnings(record=True) as caught:
+        _w.simplefilter("always")
+        out = f(Tensor(np.ones(3, np.float32)))
+    assert out.asnumpy().tolist() == [3.0, 3.0, 3.0]
+    assert [w for w in caught if issubclass(w.category, JitWarning) and "cannot be read" in str(w.message)]

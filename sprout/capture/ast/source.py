@@ -63,8 +63,15 @@ def convert(fn, *, syntax_level: str = "LAX"):
     if entry is None:
         try:
             entry = _build(fn, level)
-        except NoSource:
+        except NoSource as exc:
             entry = False
+            # say so once: a tensor `if`/`while` in this function will then fail as a tensor-as-bool
+            # (not for lambdas: one expression, often inside a larger literal that cannot be re-parsed)
+            if fn.__code__.co_name != "<lambda>":
+                warnings.warn(f"jit: the source of {fn.__qualname__} ({fn.__code__.co_filename}) cannot be read "
+                              f"({exc}); it is traced without AST conversion, so control flow on tensor values "
+                              "inside it cannot compile (define it in a file, or use capture_mode='bytecode')",
+                              JitWarning, stacklevel=3)
         per_code[level] = entry
     if entry is False:
         return fn
@@ -132,7 +139,7 @@ def _parse(fn: types.FunctionType) -> tuple[ast.AST, str]:
     ast.increment_lineno(tree, offset)
     node = _find(tree, fn)
     if node is None:
-        raise NoSource(f"no definition of {fn.__name__} at {filename}:{code.co_firstlineno}")
+        raise NoSource(f"no definition of {code.co_name} at {filename}:{code.co_firstlineno}")
     return node, filename
 
 
@@ -157,7 +164,8 @@ def _source_lines(code: types.CodeType) -> tuple[list[str], int]:
 def _find(tree: ast.AST, fn: types.FunctionType):
     code = fn.__code__
     argnames = list(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
-    if fn.__name__ == "<lambda>":
+    name = code.co_name  # the name in the source, even if __name__ was reassigned afterwards
+    if name == "<lambda>":
         for node in ast.walk(tree):
             if isinstance(node, ast.Lambda) and node.lineno == code.co_firstlineno:
                 a = node.args
@@ -168,7 +176,7 @@ def _find(tree: ast.AST, fn: types.FunctionType):
                     return ast.copy_location(fdef, node)
         return None
     for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == fn.__name__:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
             first = node.decorator_list[0].lineno if node.decorator_list else node.lineno
             if code.co_firstlineno in (first, node.lineno):
                 node.decorator_list = []
