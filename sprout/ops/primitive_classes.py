@@ -123,7 +123,7 @@ class MatMul(Primitive):
 
 
 class BatchMatMul(MatMul):
-    pass
+    """``ops.BatchMatMul(transpose_a, transpose_b)``: MatMul already broadcasts leading batch dims."""
 
 
 class _Reduce(Primitive):

@@ -8,8 +8,5 @@ from . import lr  # noqa: F401
 from .lr import (piecewise_constant_lr, exponential_decay_lr, natural_exp_decay_lr, inverse_decay_lr,  # noqa: F401
                  cosine_decay_lr, polynomial_decay_lr, warmup_lr)
 
-try:  # serialization is written separately; importing sprout.train must work while it is in progress
-    from .serialization import save_checkpoint, load_checkpoint, load_param_into_net  # noqa: F401
-except ImportError:  # pragma: no cover
-    pass
+from .serialization import save_checkpoint, load_checkpoint, load_param_into_net  # noqa: F401
 from .model import Model  # noqa: F401
