@@ -11,7 +11,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import sprout as ms  # noqa: E402
-from sprout import nn  # noqa: E402
+import numpy_ref  # noqa: E402
+import workloads  # noqa: E402
 from common import have, median_time, print_table  # noqa: E402
 
 
@@ -27,53 +28,15 @@ def per_op():
     return row
 
 
-class Add(nn.Cell):
-    def construct(self, x):
-        x = x + x
-        x = x + x
-        return x
-
-
-class Mul(nn.Cell):
-    def construct(self, x):
-        x = x * x
-        x = x * x
-        return x
-
-
-class Test(nn.Cell):
-    def __init__(self):
-        super().__init__()
-        self.add = Add()
-        self.mul = Mul()
-
-    def construct(self, x):
-        return self.add(self.mul(self.add(x)))
-
-
 def seed_cell():
-    a = np.ones((3, 3), np.float32)
-
-    def numpy_cell():
-        x = a + a
-        x = x + x
-        x = x * x
-        x = x * x
-        x = x + x
-        return x + x
-
-    net = Test()
-    x = ms.Tensor(a)
-    row = {"numpy": median_time(numpy_cell), "sprout eager": median_time(lambda: net(x))}
-    assert np.allclose(net(x).asnumpy(), numpy_cell())
-    return row
+    """W1: the seed Test cell eager (workloads.w1) vs the same six NumPy ops (numpy_ref.w1_prepare)."""
+    ref, net = numpy_ref.w1_prepare(), workloads.w1(None)
+    assert np.allclose(net.step().asnumpy(), ref.step())
+    return {"numpy": median_time(ref.step), "sprout eager": median_time(net.step)}
 
 
 def mlp_step():
     """The W4 step: hand-written NumPy (numpy_ref) vs sprout eager/jit (workloads.w4), same inputs."""
-    import numpy_ref
-    import workloads
-
     row = {"numpy": median_time(numpy_ref.mlp_prepare().step, min_time=0.2)}
     for name, level in (("sprout eager", None), ("sprout jit", "O0")):
         try:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..core import dispatch
-from ..core.tensor import Tensor
 from ..ir.builder import GraphBuilder, Tracer
 from ..ir.graph import Graph, Var
 from .tape import Tape
@@ -104,7 +103,3 @@ def grads_only(joint: Joint) -> Graph:
     differentiable: higher-order gradients recompute the forward from the primal inputs)."""
     g = joint.graph
     return g.replace(name=f"{g.name}_vjp", outputs=list(g.outputs[joint.n_out:]), updates=[])
-
-
-def is_tensor(x) -> bool:
-    return isinstance(x, Tensor)

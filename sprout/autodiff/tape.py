@@ -11,11 +11,7 @@ from ..core.op import Op, register
 from ..core.tensor import Tensor
 
 
-def _custom_infer(*args, **attrs):
-    raise TypeError("custom_vjp nodes exist only on a gradient tape")
-
-
-def _custom_impl(*args, **attrs):
+def _custom_only_on_tape(*args, **attrs):  # both impl and infer: the node is never run or compiled
     raise TypeError("custom_vjp nodes exist only on a gradient tape")
 
 
@@ -26,7 +22,7 @@ def _custom_bprop(*args_out_dout, vjp: Callable, n_in: int):
 
 
 # A recorded call whose backward is a user function (Cell.bprop, a jitted graph's backward).
-CUSTOM_VJP = register(Op("custom_vjp", _custom_impl, _custom_infer, _custom_bprop, kind="control"))
+CUSTOM_VJP = register(Op("custom_vjp", _custom_only_on_tape, _custom_only_on_tape, _custom_bprop, kind="control"))
 
 
 class Tape:

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ..ir.graph import Const, Graph, Var
+from ..ir.graph import Const, Graph, Var, last_uses
 
 BLOCK = 1 << 16          # elements per block: a block's intermediates stay in L2
 MT_MIN = 1 << 18         # below this, one thread (pool hand-off costs more than it gains)
@@ -76,15 +76,6 @@ def _const_text(v: Any) -> str:
     return repr(v)
 
 
-def numel(shape) -> int | None:
-    n = 1
-    for d in shape:
-        if d is None:
-            return None
-        n *= d
-    return n
-
-
 # ---- blocked NumPy --------------------------------------------------------------------------------------
 def _emit_block(sub: Graph, ns: dict) -> tuple[str, list]:
     """Source of ``blk(i..., o..., b...)`` computing one block; returns (source, buffer dtypes)."""
@@ -92,11 +83,7 @@ def _emit_block(sub: Graph, ns: dict) -> tuple[str, list]:
     out_pos = {}
     for k, o in enumerate(sub.outputs):
         out_pos.setdefault(o.uid, k)
-    last: dict[int, int] = {}
-    for i, node in enumerate(sub.nodes):
-        for x in node.inputs:
-            if isinstance(x, Var):
-                last[x.uid] = i
+    last = last_uses(sub)  # outputs live to the end (they are o-buffers, never freed anyway)
     free: dict[Any, list] = {}
     buf_dtypes: list = []
     lines = []
@@ -199,7 +186,7 @@ class BlockedKernel:
             sliced = [np.shape(a) == shape for a in args]
         else:  # broadcasting inputs: block over rows of axis 0
             nd = len(shape)
-            ins = [a if np.ndim(a) == nd and np.shape(a)[0] == shape[0] else a for a in args]
+            ins = list(args)
             sliced = [np.ndim(a) == nd and np.shape(a)[0] == shape[0] and shape[0] != 1 for a in args]
             views = outs
             length = shape[0]
@@ -347,7 +334,8 @@ STRATEGIES = ("numpy_blocked", "numpy_mt", "numba")
 _built: dict = {}
 _decisions: dict | None = None
 _decisions_path: str | None = None
-COUNTERS: dict = {"measured": 0, "decisions_from_disk": 0, "numba_compiles": 0, "measure_seconds": 0.0}
+COUNTERS: dict = {"measured": 0, "decisions_from_disk": 0, "numba_compiles": 0, "numba_seconds": 0.0,
+                  "measure_seconds": 0.0}
 
 
 def build(sub: Graph, strategy: str) -> Callable:
@@ -359,7 +347,6 @@ def build(sub: Graph, strategy: str) -> Callable:
             t = time.perf_counter()
             k = NumbaKernel(sub)
             COUNTERS["numba_compiles"] += 1
-            COUNTERS.setdefault("numba_seconds", 0.0)
             COUNTERS["numba_seconds"] += time.perf_counter() - t
         elif strategy == "unfused":
             from .pycodegen import generate

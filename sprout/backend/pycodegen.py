@@ -12,24 +12,19 @@ from collections.abc import Callable
 import numpy as np
 
 from ..core.tensor import Tensor
-from ..ir.graph import Graph, Node, Var
+from ..ir.graph import Graph, Node, Var, last_uses, numel
 from .interpret import bind_attrs
 
 # binary ops whose NumPy impl is exactly the ufunc behind a Python operator
 _BINOPS = {np.add: "+", np.subtract: "-", np.multiply: "*", np.equal: "==", np.not_equal: "!=",
            np.greater: ">", np.greater_equal: ">=", np.less: "<", np.less_equal: "<="}
-# elementwise templates that allocate a fresh array (safe to reuse in place when big and dead)
+# results at least this big (elements) are written into a dead input (out=) and freed early (del)
 _BIG = 1 << 15
 _counter = itertools.count()
 
 
 def _numel(t) -> int | None:
-    n = 1
-    for d in getattr(t, "shape", (None,)):
-        if d is None:
-            return None
-        n *= d
-    return n
+    return numel(getattr(t, "shape", None))
 
 
 @dataclass
@@ -103,19 +98,6 @@ class _Emitter:
         return name
 
 
-def _last_uses(graph: Graph) -> dict[int, int]:
-    last: dict[int, int] = {}
-    for i, node in enumerate(graph.nodes):
-        for x in node.inputs:
-            if isinstance(x, Var):
-                last[x.uid] = i
-    end = len(graph.nodes)
-    for o in list(graph.outputs) + [v for _, v in graph.updates]:
-        if isinstance(o, Var):
-            last[o.uid] = end
-    return last
-
-
 def _node_expr(em: _Emitter, node: Node, owned: set, last: dict, i: int) -> tuple[str, int | None]:
     """Python expression for a one-output node; returns (expr, uid of an input reused in place)."""
     op, ins, attrs = node.op, node.inputs, node.attrs
@@ -145,14 +127,19 @@ def _node_expr(em: _Emitter, node: Node, owned: set, last: dict, i: int) -> tupl
         return f"{args[0]}.reshape({em.literal(tuple(attrs['shape']))})", None
     if op.name == "Transpose" and set(attrs) == {"perm"} and isinstance(ins[0], Var):
         return f"{args[0]}.transpose({em.literal(tuple(attrs['perm']))})", None
+    return _impl_call(em, node, args), None
+
+
+def _impl_call(em: _Emitter, node: Node, args: list) -> str:
+    """``_Op(args..., attr=literal, ...)``: a call of the op's impl, sub-graph attrs compiled to callables."""
     from . import compile_subgraph
 
-    bound = bind_attrs(attrs, compile_subgraph)
+    bound = bind_attrs(node.attrs, compile_subgraph)
     if all(k.isidentifier() and not keyword.iskeyword(k) for k in bound):
-        args += [f"{k}={em.literal(v)}" for k, v in bound.items()]
+        args = args + [f"{k}={em.literal(v)}" for k, v in bound.items()]
     else:
-        args.append(f"**{em.bind('_kw', dict(bound))}")
-    return f"{em.op_name(node)}({', '.join(args)})", None
+        args = args + [f"**{em.bind('_kw', dict(bound))}"]
+    return f"{em.op_name(node)}({', '.join(args)})"
 
 
 def _static(t) -> bool:
@@ -213,16 +200,23 @@ def _implicit_broadcasts(graph: Graph, uses: dict, outs: set) -> set:
         out = node.outputs[0]
         if out.uid in outs or None in out.type.shape or node.inputs[0].type.dtype != out.type.dtype:
             continue
-        ok = bool(uses.get(out.uid))
-        for user in uses.get(out.uid, ()):
-            other = [y for y in user.inputs if not (isinstance(y, Var) and y.uid == out.uid)]
-            if not (user.op.impl in _BINOPS and not user.attrs and len(user.inputs) == 2 and len(other) == 1
-                    and isinstance(other[0], Var) and tuple(other[0].type.shape) == tuple(out.type.shape)):
-                ok = False
-                break
-        if ok:
+        if _operator_uses_only(uses, out, lambda o, out: tuple(o.type.shape) == tuple(out.type.shape)):
             found.add(out.uid)
     return found
+
+
+def _operator_uses_only(uses: dict, out: Var, other_ok: Callable[[Var, Var], bool]) -> bool:
+    """``out`` is used, and only as one operand of NumPy binary operators whose other operand is a Var
+    accepted by ``other_ok(other, out)``."""
+    users = uses.get(out.uid)
+    if not users:
+        return False
+    for user in users:
+        other = [y for y in user.inputs if not (isinstance(y, Var) and y.uid == out.uid)]
+        if not (user.op.impl in _BINOPS and not user.attrs and len(user.inputs) == 2 and len(other) == 1
+                and isinstance(other[0], Var) and other_ok(other[0], out)):
+            return False
+    return True
 
 
 def _bool_casts(graph: Graph) -> set:
@@ -242,14 +236,7 @@ def _bool_casts(graph: Graph) -> set:
         src, out = node.inputs[0], node.outputs[0]
         if src.type.dtype.np != np.bool_ or out.type.dtype.np.kind != "f" or out.uid in outs:
             continue
-        ok = bool(uses.get(out.uid))
-        for user in uses.get(out.uid, ()):
-            other = [y for y in user.inputs if not (isinstance(y, Var) and y.uid == out.uid)]
-            if not (user.op.impl in _BINOPS and not user.attrs and len(user.inputs) == 2 and len(other) == 1
-                    and isinstance(other[0], Var) and other[0].type.dtype == out.type.dtype):
-                ok = False
-                break
-        if ok:
+        if _operator_uses_only(uses, out, lambda o, out: o.type.dtype == out.type.dtype):
             found.add(out.uid)
     return found | _implicit_broadcasts(graph, uses, outs)
 
@@ -298,7 +285,7 @@ def _gemm_updates(graph: Graph, last: dict) -> dict:
 
 
 def _body(em: _Emitter, graph: Graph, lines: list, line_nodes: dict, indent: str) -> None:
-    last = _last_uses(graph)
+    last = last_uses(graph)
     gemm = _gemm_updates(graph, last)
     deferred = {id(mm) for mm in gemm.values()}
     owned: set[int] = set()
@@ -350,20 +337,13 @@ def _body(em: _Emitter, graph: Graph, lines: list, line_nodes: dict, indent: str
 
 
 def _node_expr_multi(em: _Emitter, node: Node) -> str:
-    from . import compile_subgraph
-
     args = [em.ref(x) for x in node.inputs]
     if node.op.name == "FusedElementwise":  # the kernel chosen for the group (backend/kernels.py)
         from .kernels import build
 
         kern = build(node.attrs["graph"], node.attrs.get("strategy", "numpy_blocked"))
         return f"{em.bind('_fused', kern)}({', '.join(args)})"
-    bound = bind_attrs(node.attrs, compile_subgraph)
-    if all(k.isidentifier() and not keyword.iskeyword(k) for k in bound):
-        args += [f"{k}={em.literal(v)}" for k, v in bound.items()]
-    else:
-        args.append(f"**{em.bind('_kw', dict(bound))}")
-    return f"{em.op_name(node)}({', '.join(args)})"
+    return _impl_call(em, node, args)
 
 
 def _register_source(filename: str, source: str) -> None:

@@ -1,13 +1,17 @@
 """Located compile errors for jitted code: one error type, with file, line, a caret and a hint."""
 from __future__ import annotations
 
+import functools
 import linecache
 import os
 import sys
+import sysconfig
 import types
 from dataclasses import dataclass
 
 _SPROUT_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_LIB_DIRS = tuple({os.path.realpath(p) + os.sep for k in ("stdlib", "platstdlib", "purelib", "platlib")
+                   if (p := sysconfig.get_paths().get(k))})
 
 
 @dataclass(frozen=True)
@@ -77,14 +81,17 @@ def _source_line(filename: str, lineno: int) -> str:
     return linecache.getline(filename, lineno) if lineno else ""
 
 
+_positions: dict = {}  # code object -> its co_positions() list (a node's location is taken per traced op)
+
+
 def _frame_loc(frame: types.FrameType) -> SourceLoc:
     code = frame.f_code
     lineno, col, end_col = frame.f_lineno, 0, None
-    try:
-        positions = list(code.co_positions())
-        pos = positions[frame.f_lasti // 2] if frame.f_lasti >= 0 else None
-    except (AttributeError, IndexError):
-        pos = None
+    positions = _positions.get(code)
+    if positions is None:
+        positions = _positions[code] = list(code.co_positions())
+    i = frame.f_lasti // 2
+    pos = positions[i] if 0 <= i < len(positions) else None
     if pos is not None and pos[0] is not None:
         lineno = pos[0]
         col = pos[2] or 0
@@ -110,9 +117,16 @@ def locate(obj, filename: str | None = None) -> SourceLoc | None:
     return None
 
 
+@functools.cache
 def is_internal(filename: str) -> bool:
     """True for files of the sprout package itself (not user code)."""
     return os.path.abspath(filename).startswith(_SPROUT_DIR + os.sep)
+
+
+@functools.cache
+def is_library(filename: str) -> bool:
+    """True for files of the standard library or site-packages (library code, not the user's)."""
+    return os.path.realpath(filename).startswith(_LIB_DIRS)
 
 
 def user_frame(start: types.FrameType | None = None) -> types.FrameType | None:
@@ -127,9 +141,10 @@ def user_frame(start: types.FrameType | None = None) -> types.FrameType | None:
     return None
 
 
-def user_loc() -> SourceLoc | None:
-    """SourceLoc of the innermost user frame (what a located error points at)."""
-    frame = user_frame(sys._getframe(1))
+def user_loc(depth: int = 1) -> SourceLoc | None:
+    """SourceLoc of the innermost user frame (what a located error points at); the search starts
+    ``depth`` frames above this call (callers deep in sprout skip their own frames)."""
+    frame = user_frame(sys._getframe(depth))
     return _frame_loc(frame) if frame is not None else None
 
 

@@ -1,53 +1,17 @@
 """Graph construction: symbolic tensors (Tracer) and the GraphBuilder that dispatch appends nodes to."""
 from __future__ import annotations
 
-import sys
 from typing import Any
 from collections.abc import Callable
 
 import numpy as np
 
-from ..capture.errors import JitTypeError, JitValueError, SourceLoc, is_internal
+from ..capture.errors import JitTypeError, JitValueError, SourceLoc, user_loc
 from ..core import dispatch
 from ..core.op import Op
 from ..core.tensor import Parameter, Tensor
 from ..core.types import TensorType
 from .graph import Const, Graph, Node, Var
-
-_positions: dict = {}
-
-
-def _frame_loc(frame) -> SourceLoc:
-    code = frame.f_code
-    pos = _positions.get(code)
-    if pos is None:
-        pos = _positions[code] = list(code.co_positions())
-    lineno, col, end_col = frame.f_lineno, 0, None
-    i = frame.f_lasti // 2
-    if 0 <= i < len(pos) and pos[i][0] is not None:
-        lineno, col = pos[i][0], pos[i][2] or 0
-        end_col = pos[i][3] if pos[i][1] == pos[i][0] else None
-    import linecache
-
-    return SourceLoc(code.co_filename, lineno or 0, col, linecache.getline(code.co_filename, lineno or 0), end_col)
-
-
-_internal_cache: dict[str, bool] = {}
-
-
-def user_loc(depth: int = 2) -> SourceLoc | None:
-    """The innermost stack frame outside the sprout package (the user's line), as a SourceLoc."""
-    frame = sys._getframe(depth)
-    while frame is not None:
-        fname = frame.f_code.co_filename
-        internal = _internal_cache.get(fname)
-        if internal is None:
-            internal = _internal_cache[fname] = is_internal(fname) or fname.startswith("<frozen")
-        if not internal:
-            return _frame_loc(frame)
-        frame = frame.f_back
-    return None
-
 
 def with_location(exc: Exception, loc: SourceLoc | None) -> Exception:
     """The same kind of exception with the user's file, line and source appended to its message."""

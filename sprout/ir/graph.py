@@ -144,6 +144,32 @@ def remap_graph_tail(graph: Graph, nodes: list, mapping: dict) -> Graph:
                          updates=[(t, substitute(v, mapping)) for t, v in graph.updates])
 
 
+def numel(shape) -> int | None:
+    """Element count of a shape; None when an axis is symbolic (None) or there is no shape."""
+    if shape is None:
+        return None
+    n = 1
+    for d in shape:
+        if d is None:
+            return None
+        n *= d
+    return n
+
+
+def last_uses(graph: Graph) -> dict[int, int]:
+    """Var uid -> index of the last node reading it; outputs and updated values live to ``len(nodes)``."""
+    last: dict[int, int] = {}
+    for i, node in enumerate(graph.nodes):
+        for x in node.inputs:
+            if isinstance(x, Var):
+                last[x.uid] = i
+    end = len(graph.nodes)
+    for o in list(graph.outputs) + [v for _, v in graph.updates]:
+        if isinstance(o, Var):
+            last[o.uid] = end
+    return last
+
+
 def resolve(mapping: dict, value: Any) -> Any:
     """Follow a chain of substitutions to its end."""
     while isinstance(value, Var) and value.uid in mapping:

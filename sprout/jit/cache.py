@@ -21,8 +21,8 @@ class InstanceRef:
 
     __slots__ = ("ref", "_hash", "type_name", "__weakref__")
 
-    def __init__(self, obj: Any, callback=None):
-        self.ref = weakref.ref(obj, callback) if callback else weakref.ref(obj)
+    def __init__(self, obj: Any):
+        self.ref = weakref.ref(obj)
         self._hash = object.__hash__(obj)
         self.type_name = type(obj).__name__
 

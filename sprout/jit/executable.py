@@ -133,7 +133,6 @@ class _GradInfo:
         self.backward = CompiledGraph(bwd, part.backward.inputs, cg.level)
         vjp_graph = grads_only(joint)
         self.grads_fn = CompiledGraph(run_pipeline(vjp_graph, level=cg.level), vjp_graph.inputs, cg.level)
-        self.joint = joint
 
 
 class Executable:

@@ -37,7 +37,7 @@ def broadcast_shapes(op: str, *shapes: tuple) -> tuple:
     return tuple(result)
 
 
-def elementwise_infer(op: str, out_dtype: mstype.Type | None = None, float_only: bool = False):
+def elementwise_infer(op: str, out_dtype: mstype.Type | None = None):
     """Rule for an elementwise op: broadcast the shapes; inputs' dtypes must agree (the functional
     layer promotes first); ``out_dtype`` fixes the result dtype (comparisons give Bool)."""
 
@@ -49,11 +49,8 @@ def elementwise_infer(op: str, out_dtype: mstype.Type | None = None, float_only:
         if len(dtypes) > 1:
             names = ", ".join(f"{t.dtype}{fmt_shape(t.shape)}" for t in tensors)
             raise OpError(f"{op}: input dtypes differ ({names}); cast them to one dtype first")
-        dt = tensors[0].dtype
-        if float_only and not dt.is_float:
-            raise OpError(f"{op}: expects a float tensor, got {dt}")
         shape = broadcast_shapes(op, *[t.shape for t in tensors])
-        return TensorType(shape, out_dtype or dt)
+        return TensorType(shape, out_dtype or tensors[0].dtype)
 
     return infer
 

@@ -11,7 +11,7 @@ from ..core.dispatch import bind
 from ..core.tensor import Tensor
 from . import elementwise as E
 from . import functional as F
-from .functional import _as_tensor, _axis_attr
+from .functional import _as_tensor, _axis_attr, _to_float as _float
 
 __all__ = ["clamp", "clip_by_value", "clip", "masked_fill", "logsumexp", "std", "var", "var_mean", "std_mean",
            "erf", "gelu", "fast_gelu", "silu", "softplus", "leaky_relu", "elu", "relu6", "hardswish", "hardsigmoid",
@@ -50,10 +50,6 @@ def masked_fill(input_x, mask, value):
 
 
 # ---- statistics -----------------------------------------------------------------------------------
-def _float(x: Tensor) -> Tensor:
-    return x if x.dtype.is_float else F.cast(x, mstype.float32)
-
-
 def logsumexp(input, dim, keepdim=False):  # noqa: A002
     """log(sum(exp(x))) along ``dim``, shifted by the (gradient-free) max for stability."""
     x = _float(_as_tensor(input, "logsumexp"))

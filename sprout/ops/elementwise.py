@@ -4,8 +4,9 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtype as mstype
-from ..core.op import Op, register
-from ._infer import elementwise_infer
+from ..core.op import Op, OpError, register
+from ..core.types import TensorType
+from ._infer import broadcast_shapes, elementwise_infer, is_tensor_type
 
 
 def _unbroadcast(g, x):
@@ -17,14 +18,13 @@ def _unbroadcast(g, x):
     return F.sum_to(g, x.shape)
 
 
-def unary(name: str, impl, bprop=None, *, float_only=False, out_dtype=None, fuse=None) -> Op:
-    return register(Op(name, impl, elementwise_infer(name, out_dtype, float_only), bprop,
-                       "elementwise", fuse=fuse or name.lower()))
-
-
-def binary(name: str, impl, bprop=None, *, out_dtype=None, fuse=None) -> Op:
+def elementwise(name: str, impl, bprop=None, *, out_dtype=None, fuse=None) -> Op:
+    """Register an elementwise op of any arity (its infer rule broadcasts every tensor input)."""
     return register(Op(name, impl, elementwise_infer(name, out_dtype), bprop, "elementwise",
                        fuse=fuse or name.lower()))
+
+
+unary = binary = elementwise  # names that say the arity at each definition below
 
 
 def _no_grad(*args):
@@ -205,10 +205,6 @@ BITWISE_XOR = binary("BitwiseXor", np.bitwise_xor, _no_grad)
 
 # ---- select and cast -------------------------------------------------------------------------
 def _select_infer(cond, x, y):
-    from ._infer import broadcast_shapes, is_tensor_type
-    from ..core.op import OpError
-    from ..core.types import TensorType
-
     if not is_tensor_type(cond) or cond.dtype is not mstype.bool_:
         raise OpError(f"Select: condition must be a Bool tensor, got {cond}")
     ts = [t for t in (x, y) if is_tensor_type(t)]
@@ -239,11 +235,7 @@ def _cast_impl(x, dtype):
 
 
 def _cast_infer(x, dtype):
-    from ..core.types import TensorType
-
     if not isinstance(dtype, mstype.Type):
-        from ..core.op import OpError
-
         raise OpError(f"Cast: dtype must be a sprout dtype such as ms.float32, got {dtype!r}")
     return TensorType(x.shape, dtype)
 

@@ -9,18 +9,15 @@ from ..core.types import TensorType
 from ._infer import norm_axes, reduce_shape
 
 
-def _reduce_infer(name: str, int_to: mstype.Type | None = None):
+def _reduce_infer(name: str):
     def infer(x, axis=(), keep_dims=False):
         axes = norm_axes(name, axis, x.ndim)
-        dt = x.dtype
-        if int_to is not None and not dt.is_float:
-            dt = int_to
-        return TensorType(reduce_shape(x.shape, axes, keep_dims), dt)
+        return TensorType(reduce_shape(x.shape, axes, keep_dims), x.dtype)
 
     return infer
 
 
-def _axes_of(x, axis):
+def _axes_of(axis):
     return None if axis == () or axis is None else axis  # None: every axis (the ufuncs' fastest form)
 
 
@@ -32,8 +29,8 @@ _max_reduce, _min_reduce = np.maximum.reduce, np.minimum.reduce
 
 def _sum_impl(x, axis=(), keep_dims=False):
     if x.dtype.kind == "f":  # ints need the dtype: NumPy would widen int32 sums to int64
-        return _add_reduce(x, axis=_axes_of(x, axis), keepdims=keep_dims)
-    return _add_reduce(x, axis=_axes_of(x, axis), keepdims=keep_dims,
+        return _add_reduce(x, axis=_axes_of(axis), keepdims=keep_dims)
+    return _add_reduce(x, axis=_axes_of(axis), keepdims=keep_dims,
                        dtype=x.dtype if x.dtype != np.bool_ else np.int64)
 
 
@@ -54,7 +51,7 @@ REDUCE_SUM = register(Op("ReduceSum", _sum_impl, _reduce_infer("ReduceSum"), _su
 
 
 def _mean_impl(x, axis=(), keep_dims=False):
-    axes = _axes_of(x, axis)
+    axes = _axes_of(axis)
     count = x.size
     if axes is not None:
         count = 1
@@ -89,13 +86,13 @@ def _extreme_bprop(x, out, d, axis=(), keep_dims=False):
 def _max_impl(x, axis=(), keep_dims=False):
     if x.size == 0:
         raise OpError(f"ReduceMax: cannot reduce an empty tensor of shape {list(x.shape)}")
-    return _max_reduce(x, axis=_axes_of(x, axis), keepdims=keep_dims)
+    return _max_reduce(x, axis=_axes_of(axis), keepdims=keep_dims)
 
 
 def _min_impl(x, axis=(), keep_dims=False):
     if x.size == 0:
         raise OpError(f"ReduceMin: cannot reduce an empty tensor of shape {list(x.shape)}")
-    return _min_reduce(x, axis=_axes_of(x, axis), keepdims=keep_dims)
+    return _min_reduce(x, axis=_axes_of(axis), keepdims=keep_dims)
 
 
 REDUCE_MAX = register(Op("ReduceMax", _max_impl, _reduce_infer("ReduceMax"), _extreme_bprop, "reduce", fuse="max"))
@@ -103,7 +100,7 @@ REDUCE_MIN = register(Op("ReduceMin", _min_impl, _reduce_infer("ReduceMin"), _ex
 
 
 def _prod_impl(x, axis=(), keep_dims=False):
-    return _mul_reduce(x, axis=_axes_of(x, axis), keepdims=keep_dims, dtype=x.dtype)
+    return _mul_reduce(x, axis=_axes_of(axis), keepdims=keep_dims, dtype=x.dtype)
 
 
 def _prod_bprop(x, out, d, axis=(), keep_dims=False):

@@ -289,13 +289,9 @@ def _bitwise_or_logical(fn_bitwise, fn_logical):
     return op
 
 
-def _invert(self):
-    return F.logical_not(self) if self.dtype is mstype.bool_ else F.logical_not(F.cast(self, mstype.bool_))
-
-
 for _name, _b, _l in (("__and__", F.bitwise_and, F.logical_and), ("__or__", F.bitwise_or, F.logical_or),
                       ("__xor__", F.bitwise_xor, F.logical_xor)):
     _op = _bitwise_or_logical(_b, _l)
     setattr(Tensor, _name, _op)
     setattr(Tensor, "__r" + _name[2:], _reflect(_op))
-Tensor.__invert__ = _invert
+Tensor.__invert__ = F.logical_not  # casts a non-Bool tensor to Bool first

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..ir.graph import Const, Graph, Node, Var, remap_graph_tail, remap_node, resolve, substitute
+from ..ir.graph import Const, Graph, Node, Var, numel, remap_graph_tail, remap_node, resolve, substitute
 
 FOLD_LIMIT = 1 << 16  # largest array (elements) constant folding materialises
 _NO_FOLD_KINDS = ("random", "control", "effect")
@@ -46,7 +46,8 @@ def fold_constants(graph: Graph) -> Graph:
     changed = False
     for node in graph.nodes:
         node = remap_node(node, mapping)
-        if not _foldable(node) or any((_size(o.type) or FOLD_LIMIT + 1) > FOLD_LIMIT for o in node.outputs):
+        if not _foldable(node) or any((numel(getattr(o.type, "shape", None)) or FOLD_LIMIT + 1) > FOLD_LIMIT
+                                      for o in node.outputs):
             nodes.append(node)
             continue
         try:
@@ -61,15 +62,6 @@ def fold_constants(graph: Graph) -> Graph:
     if not changed:
         return graph
     return remap_graph_tail(graph, nodes, mapping)
-
-
-def _size(t) -> int | None:
-    n = 1
-    for d in getattr(t, "shape", (None,)):
-        if d is None:
-            return None
-        n *= d
-    return n
 
 
 def _freeze(value):

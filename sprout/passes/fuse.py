@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.op import Op, register
-from ..ir.graph import Const, Graph, Node, Var
+from ..ir.graph import Const, Graph, Node, Var, numel
 
 FUSE_MIN = 1 << 14  # fewer elements than this: per-call overhead dominates, the group stays plain NumPy
 
@@ -65,15 +65,6 @@ def _shape(v) -> tuple | None:
     t = getattr(v, "type", None)
     shape = getattr(t, "shape", None)
     return tuple(shape) if shape is not None else None
-
-
-def _numel(shape) -> int | None:
-    n = 1
-    for d in shape:
-        if d is None:
-            return None
-        n *= d
-    return n
 
 
 def _groups(graph: Graph, fusible) -> list[list[int]]:
@@ -183,7 +174,7 @@ def fuse_elementwise(graph: Graph, *, choose=None, min_elements: int = FUSE_MIN)
     def fusible(node):
         if not kernels.fusible(node):
             return False
-        n = _numel(_shape(node.outputs[0]) or (None,))
+        n = numel(_shape(node.outputs[0]))
         return n is not None and n >= min_elements
 
     groups = [g for g in _groups(graph, fusible) if len(g) >= 2]
@@ -192,15 +183,9 @@ def fuse_elementwise(graph: Graph, *, choose=None, min_elements: int = FUSE_MIN)
         return graph
     member_group = {i: k for k, g in enumerate(groups) for i in g}
     used_outside: set[int] = set()
-    for i, node in enumerate(graph.nodes):
-        for x in node.inputs:
-            if isinstance(x, Var):
-                used_outside.add(x.uid) if member_group.get(i) is None else None
-    for i, node in enumerate(graph.nodes):  # uses by members of other groups count as outside
+    for i, node in enumerate(graph.nodes):  # uses by non-members and by members of other groups
         k = member_group.get(i)
-        if k is None:
-            continue
-        own = {graph.nodes[j].outputs[0].uid for j in groups[k]}
+        own = {graph.nodes[j].outputs[0].uid for j in groups[k]} if k is not None else ()
         used_outside.update(x.uid for x in node.inputs if isinstance(x, Var) and x.uid not in own)
     used_outside.update(o.uid for o in graph.outputs if isinstance(o, Var))
     used_outside.update(v.uid for _, v in graph.updates if isinstance(v, Var))
@@ -211,7 +196,7 @@ def fuse_elementwise(graph: Graph, *, choose=None, min_elements: int = FUSE_MIN)
         sub, outer_in, outer_out = _subgraph(graph, g, used_outside)
         if not outer_out:
             continue
-        n = _numel(_shape(outer_out[0]))
+        n = numel(_shape(outer_out[0]))
         strategy = choose(sub, n)
         if strategy == "unfused":
             STATS["groups_unfused_by_cost"] += 1

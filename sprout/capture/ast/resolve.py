@@ -6,17 +6,12 @@ from __future__ import annotations
 
 import builtins
 import functools
-import os
-import sysconfig
 import types
 
 from ...core.tensor import Tensor
 from ...ops import control
-from ..errors import JitSyntaxError, JitTypeError, JitValueError
+from ..errors import JitSyntaxError, JitTypeError, JitValueError, is_internal, is_library
 
-_LIB_DIRS = tuple({os.path.abspath(p) + os.sep for k, p in sysconfig.get_paths().items()
-                   if k in ("stdlib", "platstdlib", "purelib", "platlib")})
-_SPROUT_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))) + os.sep
 
 
 # ---- builtins with a graph meaning ------------------------------------------------------------------
@@ -70,10 +65,9 @@ def _kind_of_file(filename: str) -> str:
     """"sprout", "library" (stdlib / site-packages / not a file) or "user"."""
     if not filename or filename.startswith("<"):
         return "library"
-    path = os.path.abspath(filename)
-    if path.startswith(_SPROUT_DIR):
+    if is_internal(filename):
         return "sprout"
-    if path.startswith(_LIB_DIRS):
+    if is_library(filename):
         return "library"
     return "user"
 

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import math
 import operator
-import os
 import sys
-import sysconfig
 import types
 from typing import Any
 
@@ -16,6 +14,7 @@ from ...core import dispatch
 from ...core.tensor import Parameter, Tensor
 from ...core.types import TensorType
 from ...ir.builder import GraphBuilder, Tracer
+from ..errors import is_library
 from . import py311
 from .executor import UNBOUND, Frame, Handlers, Return
 from .guards import SymIter, path_key
@@ -31,8 +30,6 @@ PURE_BUILTINS = {"len", "isinstance", "issubclass", "range", "tuple", "list", "d
 PURE_MODULES = {"math", "operator", "_operator", "builtins", "itertools", "functools"}
 MUTATORS = {"append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse", "update", "setdefault",
             "popitem", "add", "discard", "difference_update", "intersection_update", "__setitem__", "__delitem__"}
-_LIB_DIRS = tuple({os.path.realpath(p) + os.sep for k in ("stdlib", "platstdlib", "purelib", "platlib")
-                   if (p := sysconfig.get_paths().get(k))})
 _FIXED_ATTRS = frozenset((list, tuple, dict, set, frozenset, str, bytes, int, float, bool, complex, range, slice))
 MAX_INLINE_DEPTH = 24
 MAX_INSTRUCTIONS = 200_000
@@ -61,16 +58,9 @@ def _is_sprout(obj) -> bool:
     return m == "sprout" or m.startswith("sprout.")
 
 
-_LIBRARY_FILES: dict = {}
-
-
 def _is_library_code(code: types.CodeType) -> bool:
-    """Code from the standard library or site-packages (called, never inlined); cached per file name."""
-    name = code.co_filename
-    lib = _LIBRARY_FILES.get(name)
-    if lib is None:
-        lib = _LIBRARY_FILES[name] = os.path.realpath(name).startswith(_LIB_DIRS)
-    return lib
+    """Code from the standard library or site-packages (called, never inlined)."""
+    return is_library(code.co_filename)
 
 
 class Capture(Handlers):

@@ -461,8 +461,8 @@ class CodeRuntime:
         _REPORT.python_steps += 1
         handler = getattr(_REAL, "op_" + ins.opname, None)
         if handler is None:  # never routed to the function's own exception handlers
-            raise NotImplementedError(f"PIJit cannot execute the opcode {ins.opname} "
-                                      f"({self.code.co_filename}:{_loc(self.code, pc).lineno})")
+            raise JitSyntaxError(f"PIJit cannot execute the opcode {ins.opname}", _loc(self.code, pc),
+                                 "rewrite this statement, or call the function without jit")
         try:
             nxt = handler(f, ins)
         except BaseException as exc:

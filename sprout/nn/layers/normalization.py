@@ -5,6 +5,7 @@ from ... import dtype as mstype
 from ... import ops
 from ...common.initializer import initializer
 from ...core.tensor import Parameter
+from ...ops.composite import layer_norm_stats
 from ..cell import Cell
 
 
@@ -50,11 +51,7 @@ class _BatchNorm(Cell):
             scale = ops.mul(self.gamma, ops.rsqrt(ops.add(self.moving_variance, self.eps)))
             shift = ops.sub(self.beta, ops.mul(self.moving_mean, scale))
             return ops.add(ops.mul(x, ops.reshape(scale, bshape)), ops.reshape(shift, bshape))
-        axes = (0,) + tuple(range(2, x.ndim))
-        mean = ops.mean(x, axes, keep_dims=True)
-        centered = ops.sub(x, mean)
-        var = ops.mean(ops.square(centered), axes, keep_dims=True)
-        y = ops.mul(centered, ops.rsqrt(ops.add(var, self.eps)))
+        y, mean, var = layer_norm_stats(x, (0,) + tuple(range(2, x.ndim)), self.eps)
         y = ops.add(ops.mul(y, ops.reshape(self.gamma, bshape)), ops.reshape(self.beta, bshape))
         if self.training:
             self._update_moving(mean, var, x.size // self.num_features)
@@ -108,11 +105,7 @@ class LayerNorm(Cell):
 
     def construct(self, x):
         nd = x.ndim
-        axes = tuple(range(self.begin_norm_axis % nd, nd))
-        mean = ops.mean(x, axes, keep_dims=True)
-        centered = ops.sub(x, mean)
-        var = ops.mean(ops.square(centered), axes, keep_dims=True)
-        y = ops.mul(centered, ops.rsqrt(ops.add(var, self.epsilon)))
+        y, _, _ = layer_norm_stats(x, tuple(range(self.begin_norm_axis % nd, nd)), self.epsilon)
         return ops.add(ops.mul(y, self.gamma), self.beta)
 
     def extend_repr(self) -> str:
@@ -135,11 +128,8 @@ class GroupNorm(Cell):
 
     def construct(self, x):
         shape = tuple(x.shape)
-        g = ops.reshape(x, (shape[0], self.num_groups, -1))
-        mean = ops.mean(g, 2, keep_dims=True)
-        centered = ops.sub(g, mean)
-        var = ops.mean(ops.square(centered), 2, keep_dims=True)
-        y = ops.reshape(ops.mul(centered, ops.rsqrt(ops.add(var, self.eps))), shape)
+        y, _, _ = layer_norm_stats(ops.reshape(x, (shape[0], self.num_groups, -1)), (2,), self.eps)
+        y = ops.reshape(y, shape)
         bshape = (1, self.num_channels) + (1,) * (len(shape) - 2)
         return ops.add(ops.mul(y, ops.reshape(self.gamma, bshape)), ops.reshape(self.beta, bshape))
 
