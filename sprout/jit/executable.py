@@ -120,7 +120,10 @@ class CompiledGraph:
 
 
 class _GradInfo:
-    """The compiled forward(+residuals) and backward of a CompiledGraph, built once on demand."""
+    """The compiled forward(+residuals) and backward of a CompiledGraph, built once on demand.
+
+    Every graph here is called with the CompiledGraph's *signature* (passes may have pruned inputs
+    of ``cg.graph``), so gradients are indexed by signature position (``grad_of``)."""
 
     def __init__(self, cg: CompiledGraph):
         base = cg.graph
@@ -128,11 +131,16 @@ class _GradInfo:
         part = partition(joint)
         fwd = run_pipeline(part.forward, level=cg.level)
         bwd = run_pipeline(part.backward, level=cg.level)
-        self.dout_of, self.grad_of, self.n_res = joint.dout_of, joint.grad_of, part.n_res
-        self.forward = CompiledGraph(fwd, part.forward.inputs, cg.level)
+        self.dout_of, self.n_res = joint.dout_of, part.n_res
+        self.grad_of = [cg.pick[k] for k in joint.grad_of]
+        # the joint graph's primal inputs are fresh Vars standing for base's inputs: call by signature
+        primal = joint.graph.inputs[:joint.n_in]
+        sig = [primal[cg.pick.index(k)] if k in cg.pick else v for k, v in enumerate(cg.signature)]
+        self.forward = CompiledGraph(fwd, sig, cg.level)
         self.backward = CompiledGraph(bwd, part.backward.inputs, cg.level)
         vjp_graph = grads_only(joint)
-        self.grads_fn = CompiledGraph(run_pipeline(vjp_graph, level=cg.level), vjp_graph.inputs, cg.level)
+        self.grads_fn = CompiledGraph(run_pipeline(vjp_graph, level=cg.level), sig + joint.graph.inputs[joint.n_in:],
+                                      cg.level)
 
 
 class Executable:
