@@ -26,7 +26,7 @@ class Joint:
 def joint_graph(graph: Graph) -> Joint:
     """Trace ``graph`` under a Tape on tracers, then run the tape backward with placeholder douts
     in the same builder: the bprops (written with sprout ops) emit the backward nodes."""
-    from ..capture.trace import replay
+    from ..ir.replay import replay
 
     builder = GraphBuilder(f"{graph.name}_joint")
     tracers = [builder.add_input(v.type, v.name, ("in", k)) for k, v in enumerate(graph.inputs)]

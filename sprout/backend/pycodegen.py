@@ -250,9 +250,9 @@ def _gemm_descent(var, alpha, a, b, ta: bool, tb: bool):
     (A scipy ``sgemm(beta=1)`` writing straight into ``var`` saves one pass, but it is a second
     OpenBLAS with its own thread pool: on 2 cores the two pools spin against each other and the MLP
     step measured 2.9x slower with default threads. One BLAS per process.)"""
-    from ..nn.optim._kernels import APPLY_GRADIENT_DESCENT
+    from ..core.op import REGISTRY
 
-    return APPLY_GRADIENT_DESCENT.impl(var, alpha, (a.T if ta else a) @ (b.T if tb else b))
+    return REGISTRY["ApplyGradientDescent"].impl(var, alpha, (a.T if ta else a) @ (b.T if tb else b))
 
 
 def _gemm_updates(graph: Graph, last: dict) -> dict:

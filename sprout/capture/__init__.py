@@ -1,3 +1,3 @@
 """Capture front-ends: turn Python functions into sprout IR (AST conversion, tracing)."""
-from .errors import (JitNameError, JitSyntaxError, JitTypeError, JitValueError, SourceLoc,  # noqa: F401
+from ..core.errors import (JitNameError, JitSyntaxError, JitTypeError, JitValueError, SourceLoc,  # noqa: F401
                      locate, user_frame, user_loc)

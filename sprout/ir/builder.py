@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..capture.errors import JitTypeError, JitValueError, SourceLoc, user_loc
+from ..core.errors import JitTypeError, JitValueError, SourceLoc, user_loc
 from ..core import dispatch
 from ..core.op import Op
 from ..core.tensor import Parameter, Tensor

@@ -16,7 +16,7 @@ def _infer(*types, graph: Graph):
 def _bprop(*args_out_dout, graph: Graph):
     """Differentiate the callee by replaying it under a tape (works eagerly and while building)."""
     from ..autodiff.tape import Tape
-    from ..capture.trace import replay
+    from .replay import replay
     from ..core import dispatch
     from ..ops import functional as F
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from ..capture.errors import SourceLoc
+from ..core.errors import SourceLoc
 from ..core.op import Op
 from ..core.types import TensorType
 

@@ -10,7 +10,8 @@ import weakref
 from collections.abc import Callable
 
 from .. import context
-from ..capture.trace import MutableFloat, MutableInt, flatten, is_input_leaf, leaf_type, trace
+from ..capture.trace import trace
+from ..core.pytree import MutableFloat, MutableInt, flatten, is_input_leaf, leaf_type
 from ..core import dispatch
 from ..core.tensor import Parameter, Tensor
 from ..passes import pipeline as _pipeline

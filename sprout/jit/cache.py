@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from ..capture.trace import MutableFloat, MutableInt, Slot
+from ..core.pytree import MutableFloat, MutableInt, Slot
 from ..core.tensor import Tensor
 from ..core.types import TensorType
 

@@ -48,7 +48,7 @@ def observe_compile(jf: Any, compile_fn, args: tuple) -> Any:
     """Run ``compile_fn(*args, stages)`` for jitted ``jf`` and report one CompileEvent to the listeners.
     Warnings raised while compiling are captured (JitWarnings go on the event) and re-issued, so the
     user's filters (and ``pytest.warns``) still see them."""
-    from ..capture.errors import JitWarning
+    from ..core.errors import JitWarning
 
     rec = jf.stats_record
     reason = "first call" if not jf.entries else (rec.miss_reasons[-1] if rec.miss_reasons else "new input types")

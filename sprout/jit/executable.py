@@ -10,7 +10,9 @@ from ..autodiff.grad_graph import grads_only, joint_graph, partition
 from ..autodiff.tape import record_custom
 from ..backend.interpret import GraphRuntimeError, describe_node
 from ..backend.pycodegen import Generated, generate, generate_entry
-from ..capture.trace import AttrSlot, MutableFloat, MutableInt, Slot, Traced, replay, unflatten, write_attrs
+from ..capture.trace import AttrSlot, Traced, write_attrs
+from ..core.pytree import MutableFloat, MutableInt, Slot, unflatten
+from ..ir.replay import replay
 from ..core import dispatch
 from ..core.tensor import Tensor
 from ..ir.graph import Graph

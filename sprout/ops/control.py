@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtype as mstype
-from ..capture.errors import JitSyntaxError, JitTypeError, JitValueError
-from ..capture.trace import flatten, unflatten, replay, Slot
+from ..core.errors import JitSyntaxError, JitTypeError, JitValueError
+from ..core.pytree import Slot, flatten, unflatten
 from ..core import dispatch
 from ..core.dispatch import bind
 from ..core.op import Op, OpError, register
@@ -16,6 +16,7 @@ from ..core.tensor import Tensor
 from ..core.types import TensorType, type_of
 from ..ir.builder import Tracer, trace_subgraph, user_loc
 from ..ir.graph import Const
+from ..ir.replay import replay
 
 _NUMBERS = (bool, int, float, np.bool_, np.integer, np.floating)
 

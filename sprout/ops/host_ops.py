@@ -7,7 +7,7 @@ import builtins
 import numpy as np
 
 from .. import dtype as mstype
-from ..capture.trace import flatten, unflatten
+from ..core.pytree import flatten, unflatten
 from ..core import dispatch
 from ..core.dispatch import bind
 from ..core.op import Op, register

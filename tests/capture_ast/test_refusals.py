@@ -7,7 +7,7 @@ import pytest
 
 import sprout as ms
 from sprout import nn, ops
-from sprout.capture.errors import JitNameError, JitSyntaxError, JitTypeError, JitValueError
+from sprout.core.errors import JitNameError, JitSyntaxError, JitTypeError, JitValueError
 
 from .helpers import T
 

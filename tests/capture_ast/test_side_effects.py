@@ -6,7 +6,7 @@ import pytest
 
 import sprout as ms
 from sprout import nn, ops
-from sprout.capture.errors import JitWarning
+from sprout.core.errors import JitWarning
 
 from .helpers import T
 
@@ -160,6 +160,6 @@ def test_lax_runs_unsupported_calls_as_python_nodes_and_strict_refuses():
     np.testing.assert_allclose(np.asarray(out), np.sin([0.5, 1.0]) * 2, rtol=1e-6)
     assert "PyCall(" in lax.get_ir(x)
     np.testing.assert_allclose(np.asarray(lax(T(0.0, 2.0))), np.sin([0.0, 2.0]) * 2, rtol=1e-6)
-    from sprout.capture.errors import JitTypeError
+    from sprout.core.errors import JitTypeError
     with pytest.raises(JitTypeError, match="jit_syntax_level=STRICT"):
         ms.jit(f, fullgraph=True)(x)

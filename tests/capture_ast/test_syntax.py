@@ -219,7 +219,7 @@ def test_function_without_source_warns_once_and_still_traces():
     import numpy as np
 
     from sprout import Tensor, jit
-    from sprout.capture.errors import JitWarning
+    from sprout.core.errors import JitWarning
 
     ns: dict = {}
     exec("def no_source(x):\n    return x * 2 + 1\n", ns)  # noqa: S102 - a function with no readable source

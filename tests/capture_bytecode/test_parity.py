@@ -10,7 +10,7 @@ import pytest
 import sprout as ms
 from sprout.capture.bytecode import report, reset_report
 from sprout.capture.bytecode import runtime as rt_mod
-from sprout.capture.errors import JitSyntaxError
+from sprout.core.errors import JitSyntaxError
 
 from . import modes
 from .catalogue import CATALOGUE, T

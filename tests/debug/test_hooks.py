@@ -9,7 +9,7 @@ import pytest
 
 import sprout as ms
 from sprout import ops
-from sprout.capture.errors import JitWarning
+from sprout.core.errors import JitWarning
 from sprout.core import dispatch
 from sprout.jit import events as jit_events
 from sprout.profiler import Profiler

@@ -8,7 +8,7 @@ import pytest
 import sprout as ms
 import sprout.debug as dbg
 from sprout import ops
-from sprout.capture.errors import JitWarning
+from sprout.core.errors import JitWarning
 
 counter = 0
 

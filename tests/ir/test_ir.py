@@ -4,7 +4,7 @@ import pytest
 
 import sprout as ms
 from sprout import ops
-from sprout.capture.errors import JitValueError
+from sprout.core.errors import JitValueError
 from sprout.capture.trace import trace
 from sprout.core.op import OpError
 from sprout.ir import Const, Graph, IRError, Node, Var, verify

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 
-from ..errors import SourceLoc, locate
+from ...core.errors import SourceLoc, locate
 from .passes import Names
 from .scope import HELPER_FN, assigned_names, load_counts
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 import builtins
 
-from ..errors import JitNameError, JitSyntaxError, locate
+from ...core.errors import JitNameError, JitSyntaxError, locate
 from .scope import bound_anywhere
 
 # node type -> (what it is, one-line hint). Refused in every syntax level.

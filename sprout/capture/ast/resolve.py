@@ -10,7 +10,7 @@ import types
 
 from ...core.tensor import Tensor
 from ...ops import control
-from ..errors import JitSyntaxError, JitTypeError, JitValueError, is_internal, is_library
+from ...core.errors import JitSyntaxError, JitTypeError, JitValueError, is_internal, is_library
 
 
 

@@ -10,7 +10,7 @@ from ...core import dispatch
 from ...core.tensor import Tensor
 from ...ops import control
 from ...ops.control import UNDEF, Undefined, is_symbolic  # noqa: F401  (UNDEF is read by generated code)
-from ..errors import JitSyntaxError, JitTypeError, JitValueError, JitWarning, SourceLoc
+from ...core.errors import JitSyntaxError, JitTypeError, JitValueError, JitWarning, SourceLoc
 from . import resolve
 
 

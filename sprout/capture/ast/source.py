@@ -10,7 +10,7 @@ import types
 import warnings
 
 from ...core import dispatch
-from ..errors import JitSyntaxError, JitWarning
+from ...core.errors import JitSyntaxError, JitWarning
 from . import refusals, runtime
 from .convert import CTX, RT, Converter
 from .passes import Names, normalize

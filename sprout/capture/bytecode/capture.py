@@ -14,7 +14,7 @@ from ...core import dispatch
 from ...core.tensor import Parameter, Tensor
 from ...core.types import TensorType
 from ...ir.builder import GraphBuilder, Tracer
-from ..errors import is_library
+from ...core.errors import is_library
 from . import py311
 from .executor import UNBOUND, Frame, Handlers, Return
 from .guards import SymIter, path_key

@@ -14,7 +14,7 @@ from ...autodiff.tape import record_custom
 from ...core import dispatch
 from ...core.tensor import Tensor
 from ...ir.builder import Tracer
-from ..errors import JitSyntaxError, SourceLoc
+from ...core.errors import JitSyntaxError, SourceLoc
 from . import py311
 from .capture import Capture, Break, _is_cell, _is_library_code, _is_sprout
 from .executor import UNBOUND, Frame, Real
@@ -162,7 +162,7 @@ def _make_vjp(graph, n_out):
     def vjp(args, out, dout):
         from ...autodiff.tape import Tape
         from ...ops import functional as F
-        from ..trace import replay
+        from ...ir.replay import replay
 
         tape = Tape()
         aliases = [F.identity(a) for a in args]
