@@ -20,41 +20,19 @@ BLOCK = 1 << 16          # elements per block: a block's intermediates stay in L
 MT_MIN = 1 << 18         # below this, one thread (pool hand-off costs more than it gains)
 MEASURE_MIN = 1 << 18    # below this the cost model decides without timing
 SAMPLE = 1 << 20         # elements timed for a larger group (a 4 MB float32 input: far past L2)
-TRANSCENDENTAL = {"exp", "log", "log1p", "expm1", "tanh", "sin", "cos", "pow", "sigmoid"}
-
-# fuse name -> NumPy ufunc written with out=
-_UFUNC = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.true_divide, "pow": np.power,
-          "maximum": np.maximum, "minimum": np.minimum, "neg": np.negative, "square": np.square,
-          "sqrt": np.sqrt, "exp": np.exp, "log": np.log, "log1p": np.log1p, "expm1": np.expm1,
-          "sin": np.sin, "cos": np.cos, "tanh": np.tanh, "abs": np.abs, "sign": np.sign, "floor": np.floor,
-          "ceil": np.ceil, "round": np.rint, "reciprocal": np.reciprocal, "floordiv": np.floor_divide,
-          "floormod": np.remainder, "equal": np.equal, "notequal": np.not_equal, "greater": np.greater,
-          "greaterequal": np.greater_equal, "less": np.less, "lessequal": np.less_equal,
-          "logicaland": np.logical_and, "logicalor": np.logical_or, "logicalxor": np.logical_xor,
-          "logicalnot": np.logical_not}
-# ops written as several NumPy calls into the output buffer
-_MULTI = {"relu", "sigmoid", "rsqrt", "where", "cast"}
-# a scalar expression per fuse name for the numba loop (float dtypes only)
-_NUMBA = {"add": "({0} + {1})", "sub": "({0} - {1})", "mul": "({0} * {1})", "div": "({0} / {1})",
-          "maximum": "np.maximum({0}, {1})", "minimum": "np.minimum({0}, {1})", "neg": "(-{0})",
-          "square": "({0} * {0})", "sqrt": "np.sqrt({0})", "abs": "abs({0})", "relu": "np.maximum({0}, _z)",
-          "exp": "np.exp({0})", "log": "np.log({0})", "tanh": "np.tanh({0})", "sin": "np.sin({0})",
-          "cos": "np.cos({0})"}
 
 
 def fusible(node) -> bool:
-    """Can this node join a fused group (an elementwise op the kernel generators know)."""
+    """Can this node join a fused group: an elementwise op whose record carries a FuseSpec (``core/op.py``)."""
     op = node.op
-    if op.kind != "elementwise" or len(node.outputs) != 1 or op.fuse is None:
+    spec = op.fuse
+    if op.kind != "elementwise" or len(node.outputs) != 1 or not spec:
         return False
-    name = op.fuse
-    if name == "cast":
-        return True
-    if node.attrs:
+    if node.attrs and not spec.attrs:
         return False
-    if name == "pow" or name == "reciprocal":
+    if spec.float_only:
         return node.outputs[0].type.dtype.np.kind == "f"
-    return name in _UFUNC or name in _MULTI
+    return True
 
 
 def graph_key(sub: Graph) -> str:
@@ -77,6 +55,15 @@ def _const_text(v: Any) -> str:
 
 
 # ---- blocked NumPy --------------------------------------------------------------------------------------
+def _bind(ns: dict, prefix: str, value: Any) -> str:
+    for k, v in ns.items():
+        if v is value and k.startswith(prefix):
+            return k
+    key = f"{prefix}{sum(1 for k in ns if k.startswith(prefix))}"
+    ns[key] = value
+    return key
+
+
 def _emit_block(sub: Graph, ns: dict) -> tuple[str, list]:
     """Source of ``blk(i..., o..., b...)`` computing one block; returns (source, buffer dtypes)."""
     names: dict[int, str] = {v.uid: f"i{k}" for k, v in enumerate(sub.inputs)}
@@ -101,12 +88,12 @@ def _emit_block(sub: Graph, ns: dict) -> tuple[str, list]:
     for i, node in enumerate(sub.nodes):
         out = node.outputs[0]
         dt = out.type.dtype.np
-        name = node.op.fuse
+        spec = node.op.fuse
         dead = [x for x in dict.fromkeys(node.inputs) if isinstance(x, Var) and last.get(x.uid) == i
                 and names[x.uid].startswith("b") and x.type.dtype.np == dt]
         if out.uid in out_pos:
             dest = f"o{out_pos[out.uid]}"
-        elif dead and name != "where":
+        elif dead and spec.inplace:
             dest = names[dead[0].uid]
             dead = dead[1:]
         elif free.get(dt):
@@ -115,22 +102,13 @@ def _emit_block(sub: Graph, ns: dict) -> tuple[str, list]:
             dest = f"b{len(buf_dtypes)}"
             buf_dtypes.append(dt)
         a = [ref(x) for x in node.inputs]
-        if name in _UFUNC:
-            ufn = _UFUNC[name]
-            lines.append(f"_np.{ufn.__name__}({', '.join(a)}, out={dest})")
-        elif name == "relu":
-            lines.append(f"_np.maximum({a[0]}, 0, out={dest})")
-        elif name == "sigmoid":
-            lines += [f"_np.multiply({a[0]}, 0.5, out={dest})", f"_np.tanh({dest}, out={dest})",
-                      f"_np.multiply({dest}, 0.5, out={dest})", f"_np.add({dest}, 0.5, out={dest})"]
-        elif name == "rsqrt":
-            lines += [f"_np.sqrt({a[0]}, out={dest})", f"_np.divide(1, {dest}, out={dest})"]
-        elif name == "where":
-            lines += [f"_np.copyto({dest}, {a[2]})", f"_np.copyto({dest}, {a[1]}, where={a[0]})"]
-        elif name == "cast":
-            lines.append(f"_np.copyto({dest}, {a[0]}, casting='unsafe')")
-        else:  # pragma: no cover - fusible() admits only the names above
-            raise NotImplementedError(name)
+        if spec.ufunc is not None:
+            u = spec.ufunc
+            fn = f"_np.{u.__name__}" if getattr(np, u.__name__, None) is u else _bind(ns, "_u", u)
+            lines.append(f"{fn}({', '.join(a)}, out={dest})")
+        else:
+            impl = _bind(ns, "_impl", node.op.impl) if any("{impl}" in t for t in spec.lines) else ""
+            lines += [t.format(*a, out=dest, impl=impl) for t in spec.lines]
         names[out.uid] = dest
         for x in dead:
             free.setdefault(x.type.dtype.np, []).append(names[x.uid])
@@ -248,7 +226,7 @@ def numba_eligible(sub: Graph) -> bool:
     if any(tuple(v.type.shape) != shape for v in sub.inputs):
         return False
     for node in sub.nodes:
-        if node.op.fuse not in _NUMBA:
+        if not node.op.fuse or node.op.fuse.scalar is None:
             return False
         for x in node.inputs:
             if isinstance(x, Const) and not isinstance(x.value, (int, float)):
@@ -270,7 +248,7 @@ def numba_source(sub: Graph) -> str:
                 key = (dt, float(x.value))
                 consts.setdefault(key, f"_c{len(consts)}")
                 args.append(consts[key])
-        body.append(f"        t{k} = {_NUMBA[node.op.fuse].format(*args)}")
+        body.append(f"        t{k} = {node.op.fuse.scalar.format(*args)}")
         names[node.outputs[0].uid] = f"t{k}"
     body += [f"        o{k}[j] = {names[o.uid]}" for k, o in enumerate(sub.outputs)]
     dt0 = sub.outputs[0].type.dtype.np.name
@@ -390,7 +368,7 @@ def _save_decision(key: str, value: str) -> None:
 
 def candidates(sub: Graph, n: int, allow_numba: bool = True) -> list[str]:
     """The cost model: which strategies are worth timing for this group at ``n`` elements."""
-    trans = sum(1 for node in sub.nodes if node.op.fuse in TRANSCENDENTAL)
+    trans = sum(1 for node in sub.nodes if node.op.fuse and node.op.fuse.transcendental)
     cands = ["numpy_blocked"]
     if n >= MT_MIN and (os.cpu_count() or 1) >= 2:
         cands.append("numpy_mt")

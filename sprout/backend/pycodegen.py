@@ -13,6 +13,9 @@ import numpy as np
 
 from ..core.tensor import Tensor
 from ..ir.graph import Graph, Node, Var, last_uses, numel
+from ..ops.elementwise import CAST
+from ..ops.linalg import MATMUL
+from ..ops.shape import BROADCAST_TO
 from .interpret import bind_attrs
 
 # binary ops whose NumPy impl is exactly the ufunc behind a Python operator
@@ -98,6 +101,39 @@ class _Emitter:
         return name
 
 
+class EmitContext:
+    """What an op record's ``emit(ctx, node, args)`` may ask of the code generator: literals and bound
+    objects for the generated source, and whether an input may be overwritten in place. ``emit`` returns
+    ``(expression, uid of the input whose buffer the expression writes, or None)`` or None (no fast path)."""
+
+    def __init__(self, em: _Emitter, owned: set, last: dict, i: int):
+        self.em, self.owned, self.last, self.i = em, owned, last, i
+
+    def literal(self, v: Any) -> str:
+        return self.em.literal(v)
+
+    def bind(self, prefix: str, value: Any) -> str:
+        return self.em.bind(prefix, value)
+
+    @staticmethod
+    def is_var(x: Any) -> bool:
+        return isinstance(x, Var)
+
+    @staticmethod
+    def static(t: Any) -> bool:
+        return _static(t)
+
+    @staticmethod
+    def static_float(x: Any) -> bool:
+        """``x`` is a graph value of a float dtype and fully known shape."""
+        return isinstance(x, Var) and _static(x.type) and x.type.dtype.np.kind == "f"
+
+    def dead_big_input(self, node: Node, x: Any) -> bool:
+        """``x`` is a fresh buffer of this graph, used last by ``node`` and big enough to reuse in place."""
+        return (isinstance(x, Var) and x.uid in self.owned and self.last.get(x.uid) == self.i
+                and (_numel(node.outputs[0].type) or 0) >= _BIG)
+
+
 def _node_expr(em: _Emitter, node: Node, owned: set, last: dict, i: int) -> tuple[str, int | None]:
     """Python expression for a one-output node; returns (expr, uid of an input reused in place)."""
     op, ins, attrs = node.op, node.inputs, node.attrs
@@ -115,18 +151,10 @@ def _node_expr(em: _Emitter, node: Node, owned: set, last: dict, i: int) -> tupl
         if impl is np.negative:
             return f"-{args[0]}", None
         return f"{em.ufunc(impl)}({', '.join(args)})", None
-    if op.name == "MatMul" and all(isinstance(x, Var) and len(x.type.shape) >= 2 for x in ins) and (
-            not attrs or all(len(x.type.shape) == 2 for x in ins) and set(attrs) <= {"transpose_a", "transpose_b"}):
-        # transposes are views handed to BLAS as flags: no copy, no call through the impl
-        ta, tb = (".T" if attrs.get(k) else "" for k in ("transpose_a", "transpose_b"))
-        return f"{args[0]}{ta} @ {args[1]}{tb}", None
-    fast = _fast_expr(em, node, args, owned, last, i)
-    if fast is not None:
-        return fast
-    if op.name == "Reshape" and set(attrs) == {"shape"} and isinstance(ins[0], Var) and None not in attrs["shape"]:
-        return f"{args[0]}.reshape({em.literal(tuple(attrs['shape']))})", None
-    if op.name == "Transpose" and set(attrs) == {"perm"} and isinstance(ins[0], Var):
-        return f"{args[0]}.transpose({em.literal(tuple(attrs['perm']))})", None
+    if op.emit is not None:  # the op record's own fast path (ops/*.py)
+        fast = op.emit(EmitContext(em, owned, last, i), node, args)
+        if fast is not None:
+            return fast
     return _impl_call(em, node, args), None
 
 
@@ -146,45 +174,6 @@ def _static(t) -> bool:
     return getattr(t, "shape", None) is not None and None not in t.shape
 
 
-def _fast_expr(em: _Emitter, node: Node, args: list, owned: set, last: dict, i: int) -> tuple[str, int | None] | None:
-    """Direct NumPy for a few hot non-ufunc ops (ReLU, SumTo) when types are static floats, else None."""
-    op, ins, attrs = node.op, node.inputs, node.attrs
-    x = ins[0] if ins else None
-    if not isinstance(x, Var) or not _static(x.type) or x.type.dtype.np.kind != "f":
-        return None
-    out_t = node.outputs[0].type
-    if op.name == "GetItem" and len(ins) == 1 and set(attrs) == {"spec"} and isinstance(attrs["spec"], tuple):
-        parts = []
-        for e in attrs["spec"]:
-            if e[0] == "i" and type(e[1]) is int:
-                parts.append(repr(e[1]))
-            elif e[0] == "s" and all(v is None or type(v) is int for v in e[1:]):
-                parts.append(":".join("" if v is None else repr(v) for v in e[1:]))
-            else:
-                return None
-        if parts:  # a basic index: a view, exactly what the impl returns
-            return f"{args[0]}[{', '.join(parts)}{',' if len(parts) == 1 else ''}]", None
-    if op.name == "Concat" and set(attrs) == {"axis"} and type(attrs["axis"]) is int and len(args) > 1:
-        return f"_np.concatenate(({', '.join(args)}), axis={attrs['axis']})", None
-    if op.name == "ReLU" and x.type == out_t:
-        if (x.uid in owned and last.get(x.uid) == i and (_numel(out_t) or 0) >= _BIG):
-            return f"_np.maximum({args[0]}, 0, out={args[0]})", x.uid
-        return f"_np.maximum({args[0]}, 0)", None
-    if op.name == "SumTo" and _static(out_t):
-        shape, xs = tuple(attrs["shape"]), tuple(x.type.shape)
-        lead = len(xs) - len(shape)
-        if lead < 0:
-            return None
-        axes = tuple(range(lead)) + tuple(lead + k for k, d in enumerate(shape) if d == 1 and xs[lead + k] != 1)
-        if not axes:
-            return None
-        rest = tuple(d for k, d in enumerate(xs) if k not in axes)
-        if rest == shape:
-            return f"_np.add.reduce({args[0]}, axis={axes!r})", None
-        return f"_np.add.reduce({args[0]}, axis={axes!r}, keepdims=True).reshape({shape!r})", None
-    return None
-
-
 def _result_uids(graph: Graph) -> set:
     """Vars the graph returns or writes back."""
     return {v.uid for v in list(graph.outputs) + [u for _, u in graph.updates] if isinstance(v, Var)}
@@ -195,7 +184,7 @@ def _implicit_broadcasts(graph: Graph, uses: dict, outs: set) -> set:
     broadcast shape: the operator broadcasts by itself (np.broadcast_to costs more than the op here)."""
     found = set()
     for node in graph.nodes:
-        if node.op.name != "BroadcastTo" or len(node.outputs) != 1 or not isinstance(node.inputs[0], Var):
+        if node.op is not BROADCAST_TO or len(node.outputs) != 1 or not isinstance(node.inputs[0], Var):
             continue
         out = node.outputs[0]
         if out.uid in outs or None in out.type.shape or node.inputs[0].type.dtype != out.type.dtype:
@@ -231,7 +220,7 @@ def _bool_casts(graph: Graph) -> set:
     outs = _result_uids(graph)
     found = set()
     for node in graph.nodes:
-        if node.op.name != "Cast" or len(node.outputs) != 1 or not isinstance(node.inputs[0], Var):
+        if node.op is not CAST or len(node.outputs) != 1 or not isinstance(node.inputs[0], Var):
             continue
         src, out = node.inputs[0], node.outputs[0]
         if src.type.dtype.np != np.bool_ or out.type.dtype.np.kind != "f" or out.uid in outs:
@@ -241,22 +230,27 @@ def _bool_casts(graph: Graph) -> set:
     return found | _implicit_broadcasts(graph, uses, outs)
 
 
-# ops whose result is always a fresh array (never a view of an input): reusable in place once dead
-_OWNING = {"MatMul", "ReLU", "Conv2D", "Conv2DBackpropInput", "Conv2DBackpropFilter", "MaxPool", "MaxPoolGrad"}
+def _fresh(op) -> bool:
+    """The op's result is always a fresh array (never a view of an input): reusable in place once dead."""
+    return isinstance(op.impl, np.ufunc) or op.fresh_output
 
 
-def _gemm_descent(var, alpha, a, b, ta: bool, tb: bool):
+def _descend(var, alpha, delta):
+    var -= alpha * delta
+    return var
+
+
+def _gemm_descent(var, alpha, a, b, ta: bool, tb: bool, update: Callable = _descend):
     """``var -= alpha * (op(a) @ op(b))`` with NumPy's own BLAS, the gradient transposes as views.
     (A scipy ``sgemm(beta=1)`` writing straight into ``var`` saves one pass, but it is a second
     OpenBLAS with its own thread pool: on 2 cores the two pools spin against each other and the MLP
     step measured 2.9x slower with default threads. One BLAS per process.)"""
-    from ..core.op import REGISTRY
-
-    return REGISTRY["ApplyGradientDescent"].impl(var, alpha, (a.T if ta else a) @ (b.T if tb else b))
+    return update(var, alpha, (a.T if ta else a) @ (b.T if tb else b))
 
 
 def _gemm_updates(graph: Graph, last: dict) -> dict:
-    """MatMul nodes whose only use is the delta of an ApplyGradientDescent: {matmul output uid: update node}.
+    """MatMul nodes whose only use is the delta of a plain descent update (an op whose record says
+    ``extra["gemm_delta"] == 2``: ``var -= alpha * delta``, ApplyGradientDescent): {matmul output uid: update node}.
     The pair is emitted as one ``_gemm_descent`` at the update's position (``last`` is extended)."""
     uses: dict[int, int] = {}
     for node in graph.nodes:
@@ -268,13 +262,13 @@ def _gemm_updates(graph: Graph, last: dict) -> dict:
     effected = {x.uid for n in graph.nodes if n.side_effect for x in n.inputs if isinstance(x, Var)}
     found = {}
     for j, node in enumerate(graph.nodes):
-        if node.op.name != "ApplyGradientDescent" or node.attrs or len(node.inputs) != 3:
+        if node.op.extra.get("gemm_delta") != 2 or node.attrs or len(node.inputs) != 3:
             continue
         var, _lr, delta = node.inputs
         if not isinstance(delta, Var) or uses.get(delta.uid) != 1 or delta.uid in outs or delta.uid not in producers:
             continue
         i, mm = producers[delta.uid]
-        if (mm.op.name != "MatMul" or set(mm.attrs) - {"transpose_a", "transpose_b"} or not isinstance(var, Var)
+        if (mm.op is not MATMUL or set(mm.attrs) - {"transpose_a", "transpose_b"} or not isinstance(var, Var)
                 or len(var.type.shape) != 2 or not all(isinstance(x, Var) and len(x.type.shape) == 2
                                                        and x.uid not in effected for x in mm.inputs)):
             continue
@@ -291,7 +285,7 @@ def _body(em: _Emitter, graph: Graph, lines: list, line_nodes: dict, indent: str
     owned: set[int] = set()
     viewed = set()  # inputs of ops that may return views or mutate: never written in place
     for node in graph.nodes:
-        if not isinstance(node.op.impl, np.ufunc) and node.op.name not in _OWNING:
+        if not _fresh(node.op):
             viewed.update(x.uid for x in node.inputs if isinstance(x, Var))
     aliases = _bool_casts(graph)
     for node in graph.nodes:  # the bool source lives (no del, no in-place reuse) as long as its alias
@@ -304,23 +298,23 @@ def _body(em: _Emitter, graph: Graph, lines: list, line_nodes: dict, indent: str
             continue
         if id(node) in deferred:  # computed inside the parameter update that consumes it
             continue
-        mm = gemm.get(node.inputs[2].uid) if gemm and node.op.name == "ApplyGradientDescent" else None
+        mm = gemm.get(node.inputs[2].uid) if gemm and node.op.extra.get("gemm_delta") == 2 else None
         if mm is not None:
             a, b = (em.ref(x) for x in mm.inputs)
             ta, tb = (bool(mm.attrs.get(k)) for k in ("transpose_a", "transpose_b"))
             expr = (f"{em.bind('_gemm_descent', _gemm_descent)}({em.ref(node.inputs[0])}, {em.ref(node.inputs[1])}, "
-                    f"{a}, {b}, {ta}, {tb})")
+                    f"{a}, {b}, {ta}, {tb}, {em.op_name(node)})")
             reused = None
             lhs = em.define(node.outputs[0])
         elif len(node.outputs) == 1 and node.op.n_out == 1:
             expr, reused = _node_expr(em, node, owned, last, i)
             lhs = em.define(node.outputs[0])
-            if (isinstance(node.op.impl, np.ufunc) or node.op.name in _OWNING) and node.outputs[0].uid not in viewed:
+            if _fresh(node.op) and node.outputs[0].uid not in viewed:
                 owned.add(node.outputs[0].uid)
         else:
-            expr, reused = _node_expr_multi(em, node), None
+            expr, reused = _node_expr_multi(em, node, owned, last, i), None
             lhs = ", ".join(em.define(o) for o in node.outputs)
-            if node.op.name == "FusedElementwise":  # fresh arrays from the kernel: reusable in place
+            if node.op.fresh_output:  # fresh arrays (a fused kernel's): reusable in place
                 owned.update(o.uid for o in node.outputs if o.uid not in viewed)
             if len(node.outputs) == 1:
                 lhs += ","
@@ -336,13 +330,12 @@ def _body(em: _Emitter, graph: Graph, lines: list, line_nodes: dict, indent: str
             lines.append(f"{indent}del {', '.join(dict.fromkeys(em.names[x.uid] for x in dead))}")
 
 
-def _node_expr_multi(em: _Emitter, node: Node) -> str:
+def _node_expr_multi(em: _Emitter, node: Node, owned: set, last: dict, i: int) -> str:
     args = [em.ref(x) for x in node.inputs]
-    if node.op.name == "FusedElementwise":  # the kernel chosen for the group (backend/kernels.py)
-        from .kernels import build
-
-        kern = build(node.attrs["graph"], node.attrs.get("strategy", "numpy_blocked"))
-        return f"{em.bind('_fused', kern)}({', '.join(args)})"
+    if node.op.emit is not None:
+        fast = node.op.emit(EmitContext(em, owned, last, i), node, args)
+        if fast is not None:
+            return fast[0]
     return _impl_call(em, node, args)
 
 

@@ -193,7 +193,7 @@ def _conv_bprop(x, w, out, dout, **attrs):
     return (F.conv2d_backprop_input(dout, w, x.shape, **attrs), F.conv2d_backprop_filter(dout, x, w.shape, **attrs))
 
 
-CONV2D = register(Op("Conv2D", _conv_impl, _conv_infer, _conv_bprop, "opaque"))
+CONV2D = register(Op("Conv2D", _conv_impl, _conv_infer, _conv_bprop, "opaque", fresh_output=True))
 
 
 # ---- backprop primitives (linear in each input: their bprops are convs again) -------------------
@@ -217,7 +217,8 @@ def _bpi_bprop(dout, w, out, g, input_shape, **attrs):
     return F.conv2d_raw(g, w, **attrs), F.conv2d_backprop_filter(dout, g, w.shape, **attrs)
 
 
-CONV2D_BACKPROP_INPUT = register(Op("Conv2DBackpropInput", _bpi_impl, _bpi_infer, _bpi_bprop, "opaque"))
+CONV2D_BACKPROP_INPUT = register(Op("Conv2DBackpropInput", _bpi_impl, _bpi_infer, _bpi_bprop, "opaque",
+                                    fresh_output=True))
 
 
 def _bpf_infer(dout, x, filter_shape, **attrs):
@@ -238,6 +239,7 @@ def _bpf_bprop(dout, x, out, g, filter_shape, **attrs):
     return F.conv2d_raw(x, g, **attrs), F.conv2d_backprop_input(dout, g, x.shape, **attrs)
 
 
-CONV2D_BACKPROP_FILTER = register(Op("Conv2DBackpropFilter", _bpf_impl, _bpf_infer, _bpf_bprop, "opaque"))
+CONV2D_BACKPROP_FILTER = register(Op("Conv2DBackpropFilter", _bpf_impl, _bpf_infer, _bpf_bprop, "opaque",
+                                     fresh_output=True))
 
 from . import nn_functional as F  # noqa: E402

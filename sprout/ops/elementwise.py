@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtype as mstype
-from ..core.op import Op, OpError, register
+from ..core.op import FuseSpec, Op, OpError, register
 from ..core.types import TensorType
 from ._infer import broadcast_shapes, elementwise_infer, is_tensor_type
 
@@ -18,10 +18,16 @@ def _unbroadcast(g, x):
     return F.sum_to(g, x.shape)
 
 
-def elementwise(name: str, impl, bprop=None, *, out_dtype=None, fuse=None) -> Op:
-    """Register an elementwise op of any arity (its infer rule broadcasts every tensor input)."""
-    return register(Op(name, impl, elementwise_infer(name, out_dtype), bprop, "elementwise",
-                       fuse=fuse or name.lower()))
+def elementwise(name: str, impl, bprop=None, *, out_dtype=None, fuse=None, scalar=None, transcendental=False,
+                emit=None, fresh_output=None) -> Op:
+    """Register an elementwise op of any arity (its infer rule broadcasts every tensor input). A ufunc
+    impl fuses as itself unless ``fuse`` says otherwise; ``scalar``/``transcendental`` complete that spec."""
+    if fuse is None and isinstance(impl, np.ufunc):
+        fuse = FuseSpec(ufunc=impl, scalar=scalar, transcendental=transcendental)
+    elif scalar is not None or transcendental:
+        raise ValueError(f"{name}: scalar= and transcendental= describe a ufunc impl; put them in fuse=FuseSpec(...)")
+    return register(Op(name, impl, elementwise_infer(name, out_dtype), bprop, "elementwise", fuse=fuse, emit=emit,
+                       fresh_output=isinstance(impl, np.ufunc) if fresh_output is None else fresh_output))
 
 
 unary = binary = elementwise  # names that say the arity at each definition below
@@ -32,9 +38,11 @@ def _no_grad(*args):
 
 
 # ---- arithmetic -----------------------------------------------------------------------------
-ADD = binary("Add", np.add, lambda x, y, out, d: (_unbroadcast(d, x), _unbroadcast(d, y)))
-SUB = binary("Sub", np.subtract, lambda x, y, out, d: (_unbroadcast(d, x), _unbroadcast(F.neg(d), y)))
-MUL = binary("Mul", np.multiply, lambda x, y, out, d: (_unbroadcast(F.mul(d, y), x), _unbroadcast(F.mul(d, x), y)))
+ADD = binary("Add", np.add, lambda x, y, out, d: (_unbroadcast(d, x), _unbroadcast(d, y)), scalar="({0} + {1})")
+SUB = binary("Sub", np.subtract, lambda x, y, out, d: (_unbroadcast(d, x), _unbroadcast(F.neg(d), y)),
+             scalar="({0} - {1})")
+MUL = binary("Mul", np.multiply, lambda x, y, out, d: (_unbroadcast(F.mul(d, y), x), _unbroadcast(F.mul(d, x), y)),
+             scalar="({0} * {1})")
 
 
 def _div_impl(x, y):
@@ -47,7 +55,7 @@ def _div_bprop(x, y, out, d):
     return _unbroadcast(gx, x), _unbroadcast(F.neg(F.mul(gx, out)), y)
 
 
-DIV = binary("RealDiv", _div_impl, _div_bprop, fuse="div")
+DIV = binary("RealDiv", _div_impl, _div_bprop, fuse=FuseSpec(ufunc=np.true_divide, scalar="({0} / {1})"))
 
 
 def _floordiv_impl(x, y):
@@ -55,7 +63,7 @@ def _floordiv_impl(x, y):
         return np.floor_divide(x, y)
 
 
-FLOOR_DIV = binary("FloorDiv", _floordiv_impl, _no_grad)
+FLOOR_DIV = binary("FloorDiv", _floordiv_impl, _no_grad, fuse=FuseSpec(ufunc=np.floor_divide))
 
 
 def _mod_impl(x, y):
@@ -63,8 +71,8 @@ def _mod_impl(x, y):
         return np.mod(x, y)
 
 
-FLOOR_MOD = binary("FloorMod", _mod_impl,
-                   lambda x, y, out, d: (_unbroadcast(d, x), _unbroadcast(F.neg(F.mul(d, F.floor(F.div(x, y)))), y)))
+FLOOR_MOD = binary("FloorMod", _mod_impl, fuse=FuseSpec(ufunc=np.remainder), bprop=(
+                   lambda x, y, out, d: (_unbroadcast(d, x), _unbroadcast(F.neg(F.mul(d, F.floor(F.div(x, y)))), y))))
 
 
 def _pow_impl(x, y):
@@ -80,16 +88,16 @@ def _pow_bprop(x, y, out, d):
     return _unbroadcast(gx, x), gy
 
 
-POW = binary("Pow", _pow_impl, _pow_bprop)
-MAXIMUM = binary("Maximum", np.maximum, lambda x, y, out, d: (
+POW = binary("Pow", _pow_impl, _pow_bprop, fuse=FuseSpec(ufunc=np.power, transcendental=True, float_only=True))
+MAXIMUM = binary("Maximum", np.maximum, scalar="np.maximum({0}, {1})", bprop=lambda x, y, out, d: (
     _unbroadcast(F.mul(d, F.cast(F.greater_equal(x, y), d.dtype)), x),
     _unbroadcast(F.mul(d, F.cast(F.less(x, y), d.dtype)), y)))
-MINIMUM = binary("Minimum", np.minimum, lambda x, y, out, d: (
+MINIMUM = binary("Minimum", np.minimum, scalar="np.minimum({0}, {1})", bprop=lambda x, y, out, d: (
     _unbroadcast(F.mul(d, F.cast(F.less_equal(x, y), d.dtype)), x),
     _unbroadcast(F.mul(d, F.cast(F.greater(x, y), d.dtype)), y)))
 
-NEG = unary("Neg", np.negative, lambda x, out, d: (F.neg(d),))
-SQUARE = unary("Square", np.square, lambda x, out, d: (F.mul(d, F.mul(x, 2)),))
+NEG = unary("Neg", np.negative, lambda x, out, d: (F.neg(d),), scalar="(-{0})")
+SQUARE = unary("Square", np.square, lambda x, out, d: (F.mul(d, F.mul(x, 2)),), scalar="({0} * {0})")
 
 
 def _sqrt_impl(x):
@@ -112,21 +120,26 @@ def _reciprocal_impl(x):
         return np.reciprocal(x) if x.dtype.kind == "f" else 1 / x
 
 
-SQRT = unary("Sqrt", _sqrt_impl, lambda x, out, d: (F.div(d, F.mul(out, 2)),), fuse="sqrt")
-RSQRT = unary("Rsqrt", _rsqrt_impl, lambda x, out, d: (F.mul(d, F.mul(F.pow(out, 3), -0.5)),))
-EXP = unary("Exp", np.exp, lambda x, out, d: (F.mul(d, out),))
-LOG = unary("Log", _log_impl, lambda x, out, d: (F.div(d, x),), fuse="log")
-LOG1P = unary("Log1p", np.log1p, lambda x, out, d: (F.div(d, F.add(x, 1)),))
-EXPM1 = unary("Expm1", np.expm1, lambda x, out, d: (F.mul(d, F.add(out, 1)),))
-RECIPROCAL = unary("Reciprocal", _reciprocal_impl, lambda x, out, d: (F.neg(F.mul(d, F.square(out))),))
-SIN = unary("Sin", np.sin, lambda x, out, d: (F.mul(d, F.cos(x)),))
-COS = unary("Cos", np.cos, lambda x, out, d: (F.neg(F.mul(d, F.sin(x))),))
-TANH = unary("Tanh", np.tanh, lambda x, out, d: (F.mul(d, F.sub(1, F.square(out))),))
-ABS = unary("Abs", np.abs, lambda x, out, d: (F.mul(d, F.sign(x)),))
+SQRT = unary("Sqrt", _sqrt_impl, lambda x, out, d: (F.div(d, F.mul(out, 2)),),
+             fuse=FuseSpec(ufunc=np.sqrt, scalar="np.sqrt({0})"))
+RSQRT = unary("Rsqrt", _rsqrt_impl, lambda x, out, d: (F.mul(d, F.mul(F.pow(out, 3), -0.5)),),
+              fuse=FuseSpec(lines=("_np.sqrt({0}, out={out})", "_np.divide(1, {out}, out={out})"), nin=1))
+EXP = unary("Exp", np.exp, lambda x, out, d: (F.mul(d, out),), scalar="np.exp({0})", transcendental=True)
+LOG = unary("Log", _log_impl, lambda x, out, d: (F.div(d, x),),
+            fuse=FuseSpec(ufunc=np.log, scalar="np.log({0})", transcendental=True))
+LOG1P = unary("Log1p", np.log1p, lambda x, out, d: (F.div(d, F.add(x, 1)),), transcendental=True)
+EXPM1 = unary("Expm1", np.expm1, lambda x, out, d: (F.mul(d, F.add(out, 1)),), transcendental=True)
+RECIPROCAL = unary("Reciprocal", _reciprocal_impl, lambda x, out, d: (F.neg(F.mul(d, F.square(out))),),
+                   fuse=FuseSpec(ufunc=np.reciprocal, float_only=True))
+SIN = unary("Sin", np.sin, lambda x, out, d: (F.mul(d, F.cos(x)),), scalar="np.sin({0})", transcendental=True)
+COS = unary("Cos", np.cos, lambda x, out, d: (F.neg(F.mul(d, F.sin(x))),), scalar="np.cos({0})", transcendental=True)
+TANH = unary("Tanh", np.tanh, lambda x, out, d: (F.mul(d, F.sub(1, F.square(out))),), scalar="np.tanh({0})",
+             transcendental=True)
+ABS = unary("Abs", np.abs, lambda x, out, d: (F.mul(d, F.sign(x)),), scalar="abs({0})")
 SIGN = unary("Sign", np.sign, lambda x, out, d: (F.zeros_like(x),))
 FLOOR = unary("Floor", np.floor, lambda x, out, d: (F.zeros_like(x),))
 CEIL = unary("Ceil", np.ceil, lambda x, out, d: (F.zeros_like(x),))
-ROUND = unary("Round", np.round, lambda x, out, d: (F.zeros_like(x),))
+ROUND = unary("Round", np.round, lambda x, out, d: (F.zeros_like(x),), fuse=FuseSpec(ufunc=np.rint, float_only=True))
 
 
 def _sigmoid_impl(x):
@@ -178,10 +191,30 @@ def _erf_impl(x):
     return np.asarray(out).astype(x.dtype, copy=False)
 
 
-ERF = unary("Erf", _erf_impl, lambda x, out, d: (F.mul(d, F.mul(F.exp(F.neg(F.square(x))), 2.0 / np.sqrt(np.pi))),))
-SIGMOID = unary("Sigmoid", _sigmoid_impl, lambda x, out, d: (F.mul(d, F.mul(out, F.sub(1, out))),))
+# an impl that is not one ufunc joins a fused kernel through its own kernel, copied into the buffer
+CALL_IMPL_1 = FuseSpec(lines=("_np.copyto({out}, {impl}({0}), casting='unsafe')",), nin=1, transcendental=True)
+ERF = unary("Erf", _erf_impl, lambda x, out, d: (F.mul(d, F.mul(F.exp(F.neg(F.square(x))), 2.0 / np.sqrt(np.pi))),),
+            fuse=CALL_IMPL_1)
+SIGMOID = unary("Sigmoid", _sigmoid_impl, lambda x, out, d: (F.mul(d, F.mul(out, F.sub(1, out))),),
+                fuse=FuseSpec(lines=("_np.multiply({0}, 0.5, out={out})", "_np.tanh({out}, out={out})",
+                                     "_np.multiply({out}, 0.5, out={out})", "_np.add({out}, 0.5, out={out})"),
+                              nin=1, transcendental=True))
+
+
+def _relu_emit(ctx, node, args):
+    """``maximum(x, 0)`` inline for a static float input, written into x when x is dead and big."""
+    x = node.inputs[0]
+    if not ctx.static_float(x) or x.type != node.outputs[0].type:
+        return None
+    if ctx.dead_big_input(node, x):
+        return f"_np.maximum({args[0]}, 0, out={args[0]})", x.uid
+    return f"_np.maximum({args[0]}, 0)", None
+
+
 # relu' = sign(out) since out >= 0: two passes and two dispatches instead of greater + cast + mul
-RELU = unary("ReLU", _relu_impl, lambda x, out, d: (F.mul(d, F.sign(out)),), fuse="relu")
+RELU = unary("ReLU", _relu_impl, lambda x, out, d: (F.mul(d, F.sign(out)),),
+             fuse=FuseSpec(lines=("_np.maximum({0}, 0, out={out})",), nin=1, scalar="np.maximum({0}, _z)"),
+             emit=_relu_emit, fresh_output=True)
 
 # ---- comparison and logic (no gradient) ------------------------------------------------------
 _B = mstype.bool_
@@ -227,7 +260,9 @@ def _select_bprop(cond, x, y, out, d):
     return None, _unbroadcast(F.where(cond, d, zeros), x), _unbroadcast(F.where(cond, zeros, d), y)
 
 
-SELECT = register(Op("Select", _select_impl, _select_infer, _select_bprop, "elementwise", fuse="where"))
+SELECT = register(Op("Select", _select_impl, _select_infer, _select_bprop, "elementwise",
+                    fuse=FuseSpec(lines=("_np.copyto({out}, {2})", "_np.copyto({out}, {1}, where={0})"), nin=3,
+                                  inplace=False)))
 
 
 def _cast_impl(x, dtype):
@@ -246,6 +281,7 @@ def _cast_bprop(x, out, d, dtype):
     return (F.cast(d, x.dtype),)
 
 
-CAST = register(Op("Cast", _cast_impl, _cast_infer, _cast_bprop, "elementwise", fuse="cast"))
+CAST = register(Op("Cast", _cast_impl, _cast_infer, _cast_bprop, "elementwise",
+                  fuse=FuseSpec(lines=("_np.copyto({out}, {0}, casting='unsafe')",), nin=1, attrs=True)))
 
 from . import functional as F  # noqa: E402  (bprops above call the functional API at run time)

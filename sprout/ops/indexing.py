@@ -88,7 +88,24 @@ def _getitem_bprop(x, *rest, spec):
     return (F.getitem_grad_like(d, tensors, spec, x),) + tuple(None for _ in tensors)
 
 
-GETITEM = register(Op("GetItem", _getitem_impl, _getitem_infer, _getitem_bprop, "shape"))
+def _getitem_emit(ctx, node, args):
+    """A basic index (ints and int slices) of a static float tensor: a view, exactly what the impl returns."""
+    spec = node.attrs.get("spec")
+    if len(node.inputs) != 1 or set(node.attrs) != {"spec"} or not isinstance(spec, tuple) or not spec \
+            or not ctx.static_float(node.inputs[0]):
+        return None
+    parts = []
+    for e in spec:
+        if e[0] == "i" and type(e[1]) is int:
+            parts.append(repr(e[1]))
+        elif e[0] == "s" and all(v is None or type(v) is int for v in e[1:]):
+            parts.append(":".join("" if v is None else repr(v) for v in e[1:]))
+        else:
+            return None
+    return f"{args[0]}[{', '.join(parts)}{',' if len(parts) == 1 else ''}]", None
+
+
+GETITEM = register(Op("GetItem", _getitem_impl, _getitem_infer, _getitem_bprop, "shape", emit=_getitem_emit))
 
 
 def _getitem_grad_impl(d, *tensors, spec, shape):

@@ -77,6 +77,18 @@ def _fit(g, x):
     return g if g.shape == x.shape else F.sum_to(g, x.shape)
 
 
-MATMUL = register(Op("MatMul", _matmul_impl, _matmul_infer, _matmul_bprop, "opaque"))
+def _matmul_emit(ctx, node, args):
+    """``a @ b`` with transposes as views handed to BLAS as flags: no copy, no call through the impl."""
+    ins, attrs = node.inputs, node.attrs
+    if not all(ctx.is_var(x) and len(x.type.shape) >= 2 for x in ins):
+        return None
+    if attrs and not (all(len(x.type.shape) == 2 for x in ins) and set(attrs) <= {"transpose_a", "transpose_b"}):
+        return None
+    ta, tb = (".T" if attrs.get(k) else "" for k in ("transpose_a", "transpose_b"))
+    return f"{args[0]}{ta} @ {args[1]}{tb}", None
+
+
+MATMUL = register(Op("MatMul", _matmul_impl, _matmul_infer, _matmul_bprop, "opaque", emit=_matmul_emit,
+                     fresh_output=True))
 
 from . import functional as F  # noqa: E402

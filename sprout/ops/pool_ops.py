@@ -91,7 +91,7 @@ def _maxpool_bprop(x, out, dout, **attrs):
     return (F.max_pool_grad(x, dout, **attrs),)
 
 
-MAXPOOL = register(Op("MaxPool", _maxpool_impl, _maxpool_infer, _maxpool_bprop, "opaque"))
+MAXPOOL = register(Op("MaxPool", _maxpool_impl, _maxpool_infer, _maxpool_bprop, "opaque", fresh_output=True))
 
 
 def _maxpool_grad_infer(x, dout, **attrs):
@@ -141,7 +141,8 @@ def _maxpool_grad_bprop(x, dout, out, g, **attrs):
     return None, F.max_pool_grad_grad(x, g, **attrs)
 
 
-MAXPOOL_GRAD = register(Op("MaxPoolGrad", _maxpool_grad_impl, _maxpool_grad_infer, _maxpool_grad_bprop, "opaque"))
+MAXPOOL_GRAD = register(Op("MaxPoolGrad", _maxpool_grad_impl, _maxpool_grad_infer, _maxpool_grad_bprop, "opaque",
+                           fresh_output=True))
 
 
 def _maxpool_gg_impl(x, g, **attrs):

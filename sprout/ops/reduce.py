@@ -47,7 +47,7 @@ def _sum_bprop(x, out, d, axis=(), keep_dims=False):
     return (_restore(d, x, axis, keep_dims),)
 
 
-REDUCE_SUM = register(Op("ReduceSum", _sum_impl, _reduce_infer("ReduceSum"), _sum_bprop, "reduce", fuse="sum"))
+REDUCE_SUM = register(Op("ReduceSum", _sum_impl, _reduce_infer("ReduceSum"), _sum_bprop, "reduce"))
 
 
 def _mean_impl(x, axis=(), keep_dims=False):
@@ -72,7 +72,7 @@ def _mean_bprop(x, out, d, axis=(), keep_dims=False):
 
 
 REDUCE_MEAN = register(Op("ReduceMean", _mean_impl, _reduce_infer("ReduceMean"), _mean_bprop,
-                          "reduce", fuse="mean"))
+                          "reduce"))
 
 
 def _extreme_bprop(x, out, d, axis=(), keep_dims=False):
@@ -95,8 +95,8 @@ def _min_impl(x, axis=(), keep_dims=False):
     return _min_reduce(x, axis=_axes_of(axis), keepdims=keep_dims)
 
 
-REDUCE_MAX = register(Op("ReduceMax", _max_impl, _reduce_infer("ReduceMax"), _extreme_bprop, "reduce", fuse="max"))
-REDUCE_MIN = register(Op("ReduceMin", _min_impl, _reduce_infer("ReduceMin"), _extreme_bprop, "reduce", fuse="min"))
+REDUCE_MAX = register(Op("ReduceMax", _max_impl, _reduce_infer("ReduceMax"), _extreme_bprop, "reduce"))
+REDUCE_MIN = register(Op("ReduceMin", _min_impl, _reduce_infer("ReduceMin"), _extreme_bprop, "reduce"))
 
 
 def _prod_impl(x, axis=(), keep_dims=False):
@@ -165,7 +165,25 @@ def _sum_to_bprop(x, out, d, shape):
     return (F.broadcast_like(d, x),)
 
 
-SUM_TO = register(Op("SumTo", _sum_to_impl, _sum_to_infer, _sum_to_bprop, "reduce"))
+def _sum_to_emit(ctx, node, args):
+    """One ``add.reduce`` over the broadcast axes when both shapes are static and x is a float."""
+    x, out_t = node.inputs[0], node.outputs[0].type
+    if not ctx.static_float(x) or not ctx.static(out_t):
+        return None
+    shape, xs = tuple(node.attrs["shape"]), tuple(x.type.shape)
+    lead = len(xs) - len(shape)
+    if lead < 0:
+        return None
+    axes = tuple(range(lead)) + tuple(lead + k for k, d in enumerate(shape) if d == 1 and xs[lead + k] != 1)
+    if not axes:
+        return None
+    rest = tuple(d for k, d in enumerate(xs) if k not in axes)
+    if rest == shape:
+        return f"_np.add.reduce({args[0]}, axis={axes!r})", None
+    return f"_np.add.reduce({args[0]}, axis={axes!r}, keepdims=True).reshape({shape!r})", None
+
+
+SUM_TO = register(Op("SumTo", _sum_to_impl, _sum_to_infer, _sum_to_bprop, "reduce", emit=_sum_to_emit))
 SUM_TO.extra["symbolic_attrs"] = True  # a None target dim keeps x's aligned dim
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.op import Op, OpError, register
+from ..core.op import FuseSpec, Op, OpError, register
 from ..core.types import TensorType
 from ._infer import check_axis, fmt_shape
 
@@ -45,8 +45,15 @@ def _reshape_impl(x, shape):
         return np.reshape(x, tuple(x.shape[i] if d is None else d for i, d in enumerate(shape)))
 
 
+def _reshape_emit(ctx, node, args):
+    shape = node.attrs.get("shape")
+    if set(node.attrs) != {"shape"} or not ctx.is_var(node.inputs[0]) or None in shape:
+        return None
+    return f"{args[0]}.reshape({ctx.literal(tuple(shape))})", None
+
+
 RESHAPE = register(Op("Reshape", _reshape_impl, _reshape_infer,
-                      lambda x, out, d, shape: (F.reshape(d, x.shape),), "shape"))
+                      lambda x, out, d, shape: (F.reshape(d, x.shape),), "shape", emit=_reshape_emit))
 RESHAPE.extra["symbolic_attrs"] = True  # a None target dim i is x's axis i at run time
 
 
@@ -63,8 +70,14 @@ def _transpose_bprop(x, out, d, perm):
     return (F.transpose(d, tuple(int(i) for i in np.argsort(perm))),)
 
 
+def _transpose_emit(ctx, node, args):
+    if set(node.attrs) != {"perm"} or not ctx.is_var(node.inputs[0]):
+        return None
+    return f"{args[0]}.transpose({ctx.literal(tuple(node.attrs['perm']))})", None
+
+
 TRANSPOSE = register(Op("Transpose", lambda x, perm: np.transpose(x, perm), _transpose_infer, _transpose_bprop,
-                        "shape"))
+                        "shape", emit=_transpose_emit))
 
 
 # ---- broadcast_to ---------------------------------------------------------------------------
@@ -175,8 +188,15 @@ def _concat_bprop(*args, axis=0):
     return tuple(F.split_sizes(d, sizes, axis))
 
 
+def _concat_emit(ctx, node, args):
+    axis = node.attrs.get("axis")
+    if set(node.attrs) != {"axis"} or type(axis) is not int or len(args) < 2 or not ctx.static_float(node.inputs[0]):
+        return None
+    return f"_np.concatenate(({', '.join(args)}), axis={axis})", None
+
+
 CONCAT = register(Op("Concat", lambda *xs, axis=0: np.concatenate(xs, axis=axis), _concat_infer, _concat_bprop,
-                     "shape"))
+                     "shape", emit=_concat_emit))
 
 
 def _stack_infer(*xs, axis=0):
@@ -235,14 +255,17 @@ def _fill_infer(shape, value, dtype):
 FILL = register(Op("Fill", lambda shape, value, dtype: np.full(shape, value, dtype.np), _fill_infer, None, "opaque"))
 
 
+_COPY = FuseSpec(lines=("_np.copyto({out}, {0})",), nin=1)  # identity in a fused kernel: a copy into its buffer
+
+
 def _like_infer(x):
     return TensorType(x.shape, x.dtype)
 
 
 ZEROS_LIKE = register(Op("ZerosLike", np.zeros_like, _like_infer, lambda x, out, d: (None,), "elementwise",
-                         fuse="zeros_like"))
+                         fuse=FuseSpec(lines=("{out}.fill(0)",), nin=1)))
 ONES_LIKE = register(Op("OnesLike", np.ones_like, _like_infer, lambda x, out, d: (None,), "elementwise",
-                        fuse="ones_like"))
+                        fuse=FuseSpec(lines=("{out}.fill(1)",), nin=1)))
 
 
 def _stop_gradient_impl(x):
@@ -250,9 +273,9 @@ def _stop_gradient_impl(x):
 
 
 STOP_GRADIENT = register(Op("StopGradient", _stop_gradient_impl, _like_infer, lambda x, out, d: (None,),
-                            "elementwise", fuse="identity"))
+                            "elementwise", fuse=_COPY))
 IDENTITY = register(Op("Identity", lambda x: x, _like_infer, lambda x, out, d: (d,), "elementwise",
-                       fuse="identity"))
+                       fuse=_COPY))
 
 from . import functional as F  # noqa: E402
 from . import indexing  # noqa: E402,F401  (GetItem / SetItem primitives)

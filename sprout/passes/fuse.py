@@ -58,7 +58,16 @@ def fused_bprop(*xs_out_dout, graph, strategy="numpy_blocked"):
     return tuple(grads.get(v.uid) for v in graph.inputs)
 
 
-FUSED = register(Op("FusedElementwise", _fused_impl, _fused_infer, fused_bprop, "opaque", n_out=0))
+def _fused_emit(ctx, node, args):
+    """Generated code calls the kernel chosen for the group (``backend/kernels.py``) directly."""
+    from ..backend.kernels import build
+
+    kern = build(node.attrs["graph"], node.attrs.get("strategy", "numpy_blocked"))
+    return f"{ctx.bind('_fused', kern)}({', '.join(args)})", None
+
+
+FUSED = register(Op("FusedElementwise", _fused_impl, _fused_infer, fused_bprop, "opaque", n_out=0, emit=_fused_emit,
+                    fresh_output=True))
 
 
 def _shape(v) -> tuple | None:

@@ -114,6 +114,8 @@ def _adam_weight_decay(var, m, v, lr, beta1, beta2, epsilon, decay, grad):
 
 
 APPLY_GRADIENT_DESCENT = _effect("ApplyGradientDescent", _apply_gradient_descent, (0,))
+# var -= alpha * delta: the code generator may compute a MatMul delta inside the update (one GEMM, no temporary)
+APPLY_GRADIENT_DESCENT.extra["gemm_delta"] = 2
 APPLY_MOMENTUM = _effect("ApplyMomentum", _apply_momentum, (0, 1))
 SGD = _effect("SGD", _sgd, (0, 3, 5))
 ADAM = _effect("Adam", _adam, (0, 1, 2))
