@@ -1,0 +1,143 @@
+"""Write the MindSpore fixtures of the nn case modules (tests/nn/cases/*.py) with real MindSpore 2.10:
+
+    /work/msvenv/bin/python tools/nn_oracle_cases.py [module ...]    # default: every module
+
+For each case the cell is built from the same constructor string sprout's tests use; the fixture
+(tests/nn/fixtures/<module>.npz) stores its parameters (names, shapes, values), the inputs, the outputs,
+the gradients of sum(out * cotangent) w.r.t. the float inputs and trainable parameters, and the
+parameters after the call (state updated in train mode). For each error case it stores the name of the
+exception MindSpore raises (or "ok")."""
+import importlib.util
+import json
+import sys
+import zlib
+from pathlib import Path
+
+import numpy as np
+import mindspore as ms
+from mindspore import Tensor, nn, ops
+
+ROOT = Path(__file__).resolve().parents[1]
+CASES = ROOT / "tests" / "nn" / "cases"
+FIXTURES = ROOT / "tests" / "nn" / "fixtures"
+
+
+def load(path: Path):
+    spec = importlib.util.spec_from_file_location(f"cases_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def make_input(spec, rng):
+    if isinstance(spec, tuple):
+        return rng.standard_normal(spec).astype(np.float32)
+    if "value" in spec:
+        return np.asarray(eval(spec["value"], {"np": np}))
+    dtype = spec.get("dtype", "float32")
+    if "high" in spec:
+        return rng.integers(spec.get("low", 0), spec["high"], spec["shape"]).astype(dtype)
+    if "uniform" in spec:
+        lo, hi = spec["uniform"]
+        return rng.uniform(lo, hi, spec["shape"]).astype(dtype)
+    return rng.standard_normal(spec["shape"]).astype(dtype)
+
+
+def flat(out):
+    if isinstance(out, (tuple, list)):
+        return [y for o in out for y in flat(o)]
+    return [out]
+
+
+def namespace():
+    return {"nn": nn, "ms": ms, "Tensor": Tensor, "np": np, "ops": ops, "mstype": ms}
+
+
+def run_case(case, store):
+    key = case["key"]
+    rng = np.random.default_rng(zlib.crc32(key.encode()))
+    ms.set_seed(1)
+    ns = namespace()
+    cell = eval(case["ctor"], ns)
+    if case.get("randomize"):
+        for p in cell.get_parameters():
+            lo, hi = (0.5, 1.5) if "var" in p.name else (-1.0, 1.0)
+            p.set_data(Tensor(rng.uniform(lo, hi, p.shape).astype(np.float32)))
+    params = list(cell.parameters_and_names())
+    store[f"{key}|names"] = np.array(json.dumps([(p.name, list(p.shape), p.requires_grad) for _, p in params]))
+    for _, p in params:
+        store[f"{key}|p|{p.name}"] = p.asnumpy()
+    xs = [make_input(s, rng) for s in case.get("inputs", [])]
+    for i, x in enumerate(xs):
+        store[f"{key}|in|{i}"] = x
+    call = case.get("call", lambda c, *a: c(*a))
+    if case.get("train"):
+        cell.set_train(True)
+    out = flat(call(cell, *[Tensor(x) for x in xs]))
+    for i, o in enumerate(out):
+        store[f"{key}|out|{i}"] = o.asnumpy() if isinstance(o, Tensor) else np.asarray(o)
+    for _, p in params:
+        store[f"{key}|after|{p.name}"] = p.asnumpy()
+    if not case.get("grad", True):
+        return
+    fouts = [i for i, o in enumerate(out) if isinstance(o, Tensor) and o.dtype in (ms.float32, ms.float64)]
+    cots = [rng.standard_normal(out[i].shape).astype(np.float32) for i in fouts]
+    for i, c in zip(fouts, cots):
+        store[f"{key}|cot|{i}"] = c
+    pos = tuple(i for i, x in enumerate(xs) if x.dtype.kind == "f")
+    weights = cell.trainable_params()
+
+    def objective(*args):
+        o = flat(call(cell, *args))
+        total = 0
+        for i, c in zip(fouts, cots):
+            total = total + (o[i] * Tensor(c)).sum()
+        return total
+
+    g = ms.grad(objective, grad_position=pos if pos else None, weights=weights if weights else None)(
+        *[Tensor(x) for x in xs])
+    if pos and weights:
+        gin, gw = g
+    elif pos:
+        gin, gw = g, ()
+    else:
+        gin, gw = (), g
+    gin = gin if isinstance(gin, tuple) else (gin,)
+    for i, gi in zip(pos, gin):
+        store[f"{key}|gin|{i}"] = gi.asnumpy()
+    for p, gp in zip(weights, gw):
+        store[f"{key}|gw|{p.name}"] = gp.asnumpy()
+
+
+def run_error(key, code, store):
+    ns = namespace()
+    ms.set_seed(1)
+    try:
+        exec(code, ns)
+        store[f"{key}|error"] = np.array("ok")
+    except Exception as e:  # noqa: BLE001 - we record which exception MindSpore raises
+        store[f"{key}|error"] = np.array(type(e).__name__)
+
+
+def main(names):
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    paths = [CASES / f"{n}.py" for n in names] if names else sorted(CASES.glob("*.py"))
+    for path in paths:
+        if path.stem.startswith("_"):
+            continue
+        module = load(path)
+        store = {}
+        for case in getattr(module, "CASES", []):
+            try:
+                run_case(case, store)
+            except Exception as e:
+                print(f"{path.stem}:{case['key']}: MindSpore failed: {type(e).__name__}: {str(e)[:300]}")
+                raise
+        for key, code in getattr(module, "ERRORS", []):
+            run_error(key, code, store)
+        np.savez_compressed(FIXTURES / f"{path.stem}.npz", **store)
+        print(path.stem, len(getattr(module, "CASES", [])), "cases", len(getattr(module, "ERRORS", [])), "errors")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
