@@ -37,14 +37,23 @@ def broadcast_shapes(op: str, *shapes: tuple) -> tuple:
     return tuple(result)
 
 
-def elementwise_infer(op: str, out_dtype: mstype.Type | None = None):
+_KIND_NAMES = {"f": "float", "i": "signed int", "u": "unsigned int", "b": "bool"}
+
+
+def elementwise_infer(op: str, out_dtype: mstype.Type | None = None, kinds: str | None = None):
     """Rule for an elementwise op: broadcast the shapes; inputs' dtypes must agree (the functional
-    layer promotes first); ``out_dtype`` fixes the result dtype (comparisons give Bool)."""
+    layer promotes first); ``out_dtype`` fixes the result dtype (comparisons give Bool); ``kinds``
+    (NumPy kind letters, "f" float, "iu" ints, "b" bool) limits the accepted dtypes (TypeError otherwise)."""
 
     def infer(*inputs, **attrs):
         tensors = [x for x in inputs if is_tensor_type(x)]
         if not tensors:
             raise OpError(f"{op}: needs at least one tensor input")
+        if kinds is not None:
+            for t in tensors:
+                if t.dtype.np.kind not in kinds:
+                    allowed = " or ".join(_KIND_NAMES[k] for k in kinds)
+                    raise TypeError(f"{op}: expects {allowed} tensors, got {t.dtype}{fmt_shape(t.shape)}")
         dtypes = {t.dtype for t in tensors}
         if len(dtypes) > 1:
             names = ", ".join(f"{t.dtype}{fmt_shape(t.shape)}" for t in tensors)

@@ -19,15 +19,16 @@ def _unbroadcast(g, x):
 
 
 def elementwise(name: str, impl, bprop=None, *, out_dtype=None, fuse=None, scalar=None, transcendental=False,
-                emit=None, fresh_output=None) -> Op:
+                emit=None, fresh_output=None, kinds=None) -> Op:
     """Register an elementwise op of any arity (its infer rule broadcasts every tensor input). A ufunc
     impl fuses as itself unless ``fuse`` says otherwise; ``scalar``/``transcendental`` complete that spec."""
     if fuse is None and isinstance(impl, np.ufunc):
         fuse = FuseSpec(ufunc=impl, scalar=scalar, transcendental=transcendental)
     elif scalar is not None or transcendental:
         raise ValueError(f"{name}: scalar= and transcendental= describe a ufunc impl; put them in fuse=FuseSpec(...)")
-    return register(Op(name, impl, elementwise_infer(name, out_dtype), bprop, "elementwise", fuse=fuse, emit=emit,
-                       fresh_output=isinstance(impl, np.ufunc) if fresh_output is None else fresh_output))
+    fresh = isinstance(impl, np.ufunc) if fresh_output is None else fresh_output
+    return register(Op(name, impl, elementwise_infer(name, out_dtype, kinds), bprop, "elementwise", fuse=fuse,
+                       emit=emit, fresh_output=fresh))
 
 
 unary = binary = elementwise  # names that say the arity at each definition below
@@ -231,9 +232,9 @@ LOGICAL_NOT = unary("LogicalNot", np.logical_not, _no_grad, out_dtype=_B)
 ISNAN = unary("IsNan", np.isnan, _no_grad, out_dtype=_B)
 ISINF = unary("IsInf", np.isinf, _no_grad, out_dtype=_B)
 ISFINITE = unary("IsFinite", np.isfinite, _no_grad, out_dtype=_B)
-BITWISE_AND = binary("BitwiseAnd", np.bitwise_and, _no_grad)
-BITWISE_OR = binary("BitwiseOr", np.bitwise_or, _no_grad)
-BITWISE_XOR = binary("BitwiseXor", np.bitwise_xor, _no_grad)
+BITWISE_AND = binary("BitwiseAnd", np.bitwise_and, _no_grad, kinds="iub")
+BITWISE_OR = binary("BitwiseOr", np.bitwise_or, _no_grad, kinds="iub")
+BITWISE_XOR = binary("BitwiseXor", np.bitwise_xor, _no_grad, kinds="iub")
 
 
 # ---- select and cast -------------------------------------------------------------------------

@@ -466,4 +466,6 @@ class Depend(Primitive):
         return value
 
 
+from .classes_math import *  # noqa: E402,F401,F403
+
 __all__ = [n for n, v in list(globals().items()) if isinstance(v, type) and issubclass(v, Primitive)]

@@ -1,0 +1,67 @@
+"""Functional API calls against real MindSpore 2.10: every case of ``oracle/cases_<area>.py`` runs under
+sprout and must give MindSpore's stored result (``data/oracle_<area>.npz``, written by
+``tools/ms_oracle_ops.py``): the same dtype and shape, values within the case's tolerance; or, where
+MindSpore raised, the same exception type."""
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import sprout as ms
+from sprout import nn, ops
+from oracle import flatten, load_cases
+
+DATA = Path(__file__).parent / "data"
+AREAS = load_cases()
+_STORES: dict = {}
+
+
+def _store(area):
+    if area not in _STORES:
+        path = DATA / f"oracle_{area}.npz"
+        _STORES[area] = dict(np.load(path, allow_pickle=False)) if path.exists() else None
+    return _STORES[area]
+
+
+PARAMS = [(area, case) for area, cases in sorted(AREAS.items()) for case in cases]
+
+
+def _namespace(store, case):
+    ns = {"ops": ops, "ms": ms, "np": np, "Tensor": ms.Tensor, "nn": nn}
+    prefix = f"{case.key}|in|"
+    for k, v in store.items():
+        if k.startswith(prefix):
+            name = k[len(prefix):]
+            ns[name] = ms.Parameter(ms.Tensor(v), name=name) if name.startswith("p_") else ms.Tensor(v)
+    return ns
+
+
+@pytest.mark.parametrize("area, case", PARAMS, ids=[f"{a}-{c.key}" for a, c in PARAMS])
+def test_matches_mindspore(area, case):
+    store = _store(area)
+    assert store is not None, f"missing data/oracle_{area}.npz: run tools/ms_oracle_ops.py {area}"
+    raised = store.get(f"{case.key}|raises")
+    if f"{case.key}|n" not in store and raised is None:
+        pytest.fail(f"{case.key}: no stored MindSpore result (rerun tools/ms_oracle_ops.py {area})")
+    ns = _namespace(store, case)
+    ms.set_seed(0)
+    if raised is not None:
+        kind = {"TypeError": TypeError, "ValueError": ValueError, "IndexError": IndexError,
+                "RuntimeError": RuntimeError}.get(str(raised), Exception)
+        with pytest.raises(kind):
+            eval(case.expr, ns)  # noqa: S307
+        return
+    outs = flatten(eval(case.expr, ns))  # noqa: S307
+    n = int(store[f"{case.key}|n"])
+    assert len(outs) == n, f"{case.key}: {len(outs)} outputs, MindSpore {n}"
+    for i, got in enumerate(outs):
+        want = store[f"{case.key}|out|{i}"]
+        what = f"{case.key} output {i}"
+        assert got.dtype == want.dtype, f"{what}: dtype {got.dtype}, MindSpore {want.dtype}"
+        assert got.shape == want.shape, f"{what}: shape {got.shape}, MindSpore {want.shape}"
+        if case.check == "shape":
+            continue
+        if want.dtype.kind in "biu":
+            np.testing.assert_array_equal(got, want, err_msg=what)
+        else:
+            np.testing.assert_allclose(got, want, rtol=case.rtol, atol=case.atol, err_msg=what)
