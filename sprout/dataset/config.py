@@ -4,7 +4,7 @@ from __future__ import annotations
 from ._checks import check_int
 
 _DEFAULT_SEED = 5489  # MindSpore's default dataset seed
-_state = {"seed": None, "num_parallel_workers": 8}
+_state = {"seed": None, "num_parallel_workers": 8, "worker_id": 0}
 
 
 def set_seed(seed) -> None:
@@ -26,3 +26,8 @@ def set_num_parallel_workers(num: int) -> None:
 
 def get_num_parallel_workers() -> int:
     return _state["num_parallel_workers"]
+
+
+def worker_id() -> int:
+    """Number of the parallel-map worker process running the caller (0 in the main process)."""
+    return _state["worker_id"]

@@ -24,7 +24,7 @@ def test_hwc2chw():
     first = next(d.create_tuple_iterator(output_numpy=True))[0]
     np.testing.assert_array_equal(first, IMG[0].transpose(2, 0, 1))
     assert V.HWC2CHW()(np.ones((2, 3), np.uint8)).shape == (2, 3)
-    with pytest.raises(ValueError, match="HWC2CHW: expects an HWC or HW image"):
+    with pytest.raises(ValueError, match="HWC2CHW: expects an image of rank 2 or 3"):
         V.HWC2CHW()(np.ones((1, 2, 3, 4)))
 
 

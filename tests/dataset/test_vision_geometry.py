@@ -37,8 +37,10 @@ def test_resize_shapes():
     assert d.map(V.Resize((32, 32), interpolation=Inter.LINEAR)).output_shapes() == [[32, 32, 1]]
     with pytest.raises(TypeError, match="Resize: size must be an int or a"):
         V.Resize([2])
-    with pytest.raises(NotImplementedError, match="Inter.NEAREST and Inter.LINEAR only"):
-        V.Resize(3, Inter.CUBIC)
+    with pytest.raises(TypeError, match="Resize: Inter.ANTIALIAS needs a PIL image"):
+        V.Resize(3, Inter.ANTIALIAS)(np.zeros((4, 4, 3), np.uint8))
+    with pytest.raises(ValueError, match="Inter.PILCUBIC supports uint8 images with 3 channels only"):
+        V.Resize(3, Inter.PILCUBIC)(np.zeros((4, 4), np.uint8))
 
 
 def test_center_crop_rounds_offsets_down_and_pads():

@@ -1,4 +1,3 @@
-"""MindSpore 1.x path ``dataset.vision.py_transforms``: ToTensor and HWC2CHW."""
-from .transforms import HWC2CHW, ToTensor
-
-__all__ = ["HWC2CHW", "ToTensor"]
+"""MindSpore 1.x path ``dataset.vision.py_transforms``: the same image transforms (they accept PIL images)."""
+from . import *  # noqa: F403
+from . import __all__  # noqa: F401
