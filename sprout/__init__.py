@@ -10,6 +10,7 @@ from . import ops  # noqa: F401
 from .autodiff.api import grad, value_and_grad, vjp, GradOperation  # noqa: F401
 from ._seed import set_seed, get_seed  # noqa: F401
 from .jit.api import jit, ms_function, mutable, JitConfig  # noqa: F401
+from .jit.classes import jit_class  # noqa: F401
 from .common import initializer  # noqa: F401
 from . import nn  # noqa: F401
 from . import dataset  # noqa: F401

@@ -5,6 +5,7 @@ from typing import Any
 from collections.abc import Callable, Sequence
 
 from ..core import dispatch
+from ..core.hooks import call_user
 from ..core.tensor import Parameter, Tensor
 from .tape import Tape
 
@@ -97,7 +98,7 @@ def forward_with_tape(fn: Callable, args: Sequence, watch: Sequence[int] | None,
         tape.watch(w)
     dispatch.push_tape(tape)
     try:
-        out = fn(*args)
+        out = call_user(fn, *args)  # converted as its caller is, while an AST capture traces
     finally:
         dispatch.pop_tape(tape)
     return GradResult(tape, out, list(args), weights, None if watch is None else tuple(positions))

@@ -13,6 +13,7 @@ from ..core.types import TensorType
 from ..ir.builder import GraphBuilder, Tracer
 from ..ir.graph import Graph
 from ..ir.replay import replay  # noqa: F401
+from .scalars import as_scalar
 
 
 # ---- the trace ------------------------------------------------------------------------------------
@@ -93,7 +94,10 @@ def _trace_once(fn, args, kwargs, name, types, attr_writes, feed) -> tuple[Trace
     tracers = []
     for i, leaf in enumerate(leaves):
         t = types[i] if types is not None else leaf_type(leaf)
-        tracers.append(builder.add_input(t, "", ("arg", i)))
+        tracer = builder.add_input(t, "", ("arg", i))
+        if isinstance(leaf, (MutableInt, MutableFloat)):  # keeps its Python kind (a scalar result stays one)
+            tracer = as_scalar(tracer, int if isinstance(leaf, MutableInt) else float)
+        tracers.append(tracer)
     targs, tkwargs = unflatten(in_spec, tracers)
     written: list = []
     for obj, attr, old in feed:
@@ -112,7 +116,7 @@ def _trace_once(fn, args, kwargs, name, types, attr_writes, feed) -> tuple[Trace
         for obj, attr, old in feed:
             setattr(obj, attr, old)
     outs: list = []
-    out_spec = flatten(result, outs, is_tensor)
+    out_spec = _mark_scalars(flatten(result, outs, is_tensor), outs)
     slots = []
     for obj, attr, _old, new in written:
         if isinstance(new, Tensor):
@@ -120,6 +124,20 @@ def _trace_once(fn, args, kwargs, name, types, attr_writes, feed) -> tuple[Trace
             slots.append(AttrSlot(obj, attr))
     graph = builder.finish(outs)
     return Traced(graph, in_spec, out_spec, dict(builder.sources), slots), written
+
+
+
+def _mark_scalars(spec: Any, outs: list) -> Any:
+    """Output slots holding traced Python scalars become ("pyscalar", kind, slot): returned as Python values."""
+    if spec.__class__ is Slot:
+        kind = getattr(outs[spec.index], "py_kind", None)
+        return spec if kind is None else ("pyscalar", kind, spec)
+    tag = spec[0]
+    if tag in ("tuple", "namedtuple", "list"):
+        return (tag, spec[1], [_mark_scalars(x, outs) for x in spec[2]])
+    if tag == "dict":
+        return (tag, spec[1], [(k, _mark_scalars(v, outs)) for k, v in spec[2]])
+    return spec
 
 
 __all__ = ["trace", "replay", "flatten", "unflatten", "Slot", "Traced", "Tracer", "MutableInt", "MutableFloat",

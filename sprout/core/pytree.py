@@ -54,6 +54,9 @@ def unflatten(spec: Any, leaves: list) -> Any:
         return spec[1](*[unflatten(x, leaves) for x in spec[2]])
     if kind == "list":
         return [unflatten(x, leaves) for x in spec[2]]
+    if kind == "pyscalar":  # a graph output standing for a Python scalar (capture/scalars.py): int/float/bool
+        v = unflatten(spec[2], leaves)
+        return spec[1](v._data.item() if isinstance(v, Tensor) else v)
     return {k: unflatten(v, leaves) for k, v in spec[2]}
 
 

@@ -24,7 +24,8 @@ def _graph_breaks() -> tuple[list | None, dict | None]:
 
 def report_dict() -> dict:
     """Everything as plain data: ``compiles``, ``cache``, ``cache_misses``, ``dropped_side_effects``,
-    ``graph_breaks`` (None when bytecode capture is unavailable), ``pijit``, ``fused_groups``, ``notes``."""
+    ``host_segments`` (JIT Fallback records), ``graph_breaks`` (None when bytecode capture is unavailable),
+    ``pijit``, ``fused_groups``, ``notes``."""
     from ..jit.cache import stats
 
     compiles = [e.as_dict() for e in _ev.events()]
@@ -34,6 +35,7 @@ def report_dict() -> dict:
         for reason in s["miss_reasons"]:
             misses.append({"function": key, "reason": reason})
     breaks, pijit = _graph_breaks()
+    from ..jit.host import records as host_records
     fused = [dict(g, function=e.function) for e in _ev.events() for g in e.fused]
     notes = list(_ev.notes())
     if not _ev.installed():
@@ -44,6 +46,7 @@ def report_dict() -> dict:
                   "functions": cache["functions"]},
         "cache_misses": misses,
         "dropped_side_effects": [w.as_dict() for w in _ev.warnings_seen()],
+        "host_segments": [r.as_dict() for r in host_records()],
         "graph_breaks": breaks,
         "pijit": pijit,
         "fused_groups": fused,
@@ -80,6 +83,15 @@ def report() -> str:
     if not d["dropped_side_effects"]:
         out.append("  (none)")
     out.append("")
+    hosts = d["host_segments"]
+    out.append(f"host segments (JIT Fallback, jit_syntax_level=LAX) ({len(hosts)}):")
+    for h in hosts:
+        out.append(f"  {h['function']} ({h['where']}): {h['file']}:{h['line']}: {h['reason']} (x{h['count']})")
+        if h["source"]:
+            out.append(f"      {h['source']}")
+    if not hosts:
+        out.append("  (none)")
+    out.append("")
     if d["graph_breaks"] is None:
         out.append("graph breaks: bytecode capture (PIJit) is not available")
     else:
@@ -107,8 +119,11 @@ def reset() -> None:
     """Forget recorded compile events, the jit counters and the PIJit report."""
     from ..jit.cache import reset_stats
 
+    from ..jit.host import reset as reset_host
+
     _ev.clear()
     reset_stats()
+    reset_host()
     try:
         from ..capture.bytecode import reset_report
     except ImportError:

@@ -100,7 +100,11 @@ class Tracer(Tensor):
     def __repr__(self) -> str:
         return f"Tracer({self._var.type}, {self._var.name or self._var.uid})"
 
-    __str__ = __repr__
+    def __str__(self) -> str:  # the text of a tensor is its value: not known while compiling
+        raise self._no_value("str(tensor)")
+
+    def __format__(self, spec: str) -> str:
+        raise self._no_value("formatting a tensor (an f-string or format())")
 
     def __reduce__(self):
         raise self._no_value("pickling a tensor")

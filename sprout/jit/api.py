@@ -13,11 +13,14 @@ from .. import context
 from ..capture.trace import trace
 from ..core.pytree import MutableFloat, MutableInt, flatten, is_input_leaf, leaf_type
 from ..core import dispatch
+from ..core import hooks as _hooks
 from ..core.tensor import Parameter, Tensor
 from ..passes import pipeline as _pipeline
 from ..passes import run_pipeline
+from ..core.errors import JitSyntaxError
 from . import cache as _cache
 from . import events as _events
+from . import host as _host
 from .cache import CacheKey, InstanceRef, explain_miss, freeze_spec, logger
 from .executable import Executable
 
@@ -111,6 +114,12 @@ def _options(capture_mode, jit_level, dynamic, fullgraph, backend, options) -> d
         raise ValueError(f"jit: exec_order must be 'bfs' or 'dfs', got {exec_order!r}")
     return {"capture_mode": capture_mode, "jit_level": jit_level, "dynamic": dynamic,
             "syntax_level": syntax, "backend": backend, "fullgraph": fullgraph}
+
+
+def _callee_hook(level: str):
+    from ..capture.ast.runtime import callee_hook
+
+    return callee_hook(level)
 
 
 def _converter():
@@ -228,6 +237,8 @@ class JitFunction:
         leaves: list = []
         in_spec = flatten((tuple(args), dict(kwargs)), leaves, is_input_leaf)
         ex = self.lookup(instance, st, leaves, in_spec, args, kwargs)
+        if ex.host:  # JIT Fallback: this entry runs as host segments (jit/host.py)
+            return ex.call(instance, args, kwargs)
         if dispatch._observers:  # dispatch.push_observer: report the graph call (the profiler)
             return _observed_run(ex, leaves)
         if dispatch._tapes:
@@ -262,7 +273,7 @@ class JitFunction:
         if not kwargs:
             pk = _prekey(args)  # only plain tensors and scalars: the fast path sees the same leaves
             if pk is not None:
-                st.fast[pk] = ex.fast_entry(args)
+                st.fast[pk] = ex.fast_entry(args, st.iref) if ex.host else ex.fast_entry(args)
         return ex
 
     def _evict(self) -> None:
@@ -306,6 +317,17 @@ class JitFunction:
         return self._compile(instance, st, leaves, args, kwargs, [])
 
     def _compile(self, instance, st: _State, leaves: list, args, kwargs, timings: list) -> Executable:
+        try:
+            return self._capture(instance, st, leaves, args, kwargs, timings)
+        except (JitSyntaxError, RecursionError) as exc:
+            ex = _host.fallback(self, exc)  # LAX: what a graph cannot express runs as host segments
+            if ex is None:
+                raise
+            log = logger.warning if context.get_context("jit_log") else logger.info
+            log("sprout.jit: %s (%s) runs with host segments: %s", self.fn.__qualname__, self.where, ex.record.reason)
+            return ex
+
+    def _capture(self, instance, st: _State, leaves: list, args, kwargs, timings: list) -> Executable:
         t0 = time.perf_counter()
         if self._target is None:
             self.target()
@@ -320,15 +342,20 @@ class JitFunction:
                 t = t._replace(shape=tuple(None if (i, ax) in st.symbolic else d for ax, d in enumerate(t.shape)))
             types.append(t)
         attr_writes = self.opts["capture_mode"] == "ast" and _converter() is not None
+        # AST capture: user callables reached through sprout code (grad(f), a Cell called by a sprout Cell)
+        # are converted as this function is (core/hooks.py)
+        scope = _hooks.installed(_callee_hook(self.opts["syntax_level"]) if attr_writes else None)
         fallback = False
         try:
-            traced = trace(call, args, kwargs, name=self.fn.__name__, types=types, attr_writes=attr_writes)
+            with scope:
+                traced = trace(call, args, kwargs, name=self.fn.__name__, types=types, attr_writes=attr_writes)
         except Exception as exc:
             if not st.symbolic:
                 raise
             # an op needs a concrete size (a shape attribute built from a symbolic dim): compile this
             # function per shape from now on (if the concrete trace fails too, that error is the real one)
-            traced = trace(call, args, kwargs, name=self.fn.__name__, types=None, attr_writes=attr_writes)
+            with scope:
+                traced = trace(call, args, kwargs, name=self.fn.__name__, types=None, attr_writes=attr_writes)
             fallback = True
             st.symbolic, st.static = frozenset(), True
             self.stats_record.static_fallbacks += 1

@@ -180,12 +180,14 @@ class FunctionStats:
     misses: int = 0
     evictions: int = 0
     static_fallbacks: int = 0  # symbolic-dimension traces that failed and were compiled per shape
+    host_fallbacks: int = 0    # entries whose AST capture was refused and that run as host segments (LAX)
     miss_reasons: list = field(default_factory=list)
 
     def as_dict(self) -> dict:
         return {"compiles": self.compiles, "hits": self.hits, "misses": self.misses,
                 "evictions": self.evictions,
-                "static_fallbacks": self.static_fallbacks, "miss_reasons": list(self.miss_reasons)}
+                "static_fallbacks": self.static_fallbacks, "host_fallbacks": self.host_fallbacks,
+                "miss_reasons": list(self.miss_reasons)}
 
 
 _all_stats: list[FunctionStats] = []
@@ -218,5 +220,5 @@ def stats(fn: Any = None) -> dict:
 
 def reset_stats() -> None:
     for s in _all_stats:
-        s.compiles = s.hits = s.misses = s.evictions = s.static_fallbacks = 0
+        s.compiles = s.hits = s.misses = s.evictions = s.static_fallbacks = s.host_fallbacks = 0
         s.miss_reasons.clear()

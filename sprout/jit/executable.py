@@ -149,6 +149,8 @@ class Executable:
     """One cache entry: the optimized graph, its generated entry (``source``), and how the flat
     argument leaves and Parameters map onto graph inputs."""
 
+    host = False  # jit/host.HostExecutable: the entry runs as host segments
+
     def __init__(self, traced: Traced, graph: Graph, leaves: list, stages: list, level: str | None = None):
         self.traced = traced
         self.graph = graph

@@ -5,6 +5,7 @@ from collections import OrderedDict
 
 from .. import context
 from ..core import dispatch
+from ..core import hooks as _hooks
 from ..core.tensor import Parameter, ParameterTuple, Tensor
 from . import _call
 
@@ -51,7 +52,13 @@ class Cell:
         raise NotImplementedError(f"{type(self).__name__} must define construct(self, ...)")
 
     def __call__(self, *args, **kwargs):
-        if _flags["mode"] == context.GRAPH_MODE and not dispatch._builders:
+        if dispatch._builders:
+            hook = _hooks.callee  # an AST capture is tracing: a user construct is converted as its caller is
+            if hook is not None:
+                fn = hook(self)
+                if fn is not None:
+                    return fn(*args, **kwargs)
+        elif _flags["mode"] == context.GRAPH_MODE:
             if not self._plain:
                 _call.check_graph_mode_hooks(self)
             from ..jit.api import run_cell_graph_mode  # graph mode belongs to the compiler

@@ -106,6 +106,9 @@ def _predicate(pred, loc) -> Tensor:
     return pred
 
 
+predicate = _predicate  # public: a condition (one element) as a 0-d bool tensor
+
+
 def _same_spec(a, b) -> bool:
     if isinstance(a, Slot) or isinstance(b, Slot):
         return isinstance(a, Slot) and isinstance(b, Slot) and a.index == b.index

@@ -6,6 +6,7 @@ import functools
 from typing import Any
 from collections.abc import Callable
 
+from ..core.hooks import call_user
 from ..core.tensor import Tensor
 from . import functional as F
 
@@ -63,7 +64,7 @@ class MultitypeFuncGraph:
         kinds = [_type_name(a) for a in args]
         for names, fn in self.entries:
             if len(names) == len(kinds) and all(n == k or n in _WIDER.get(k, ()) for n, k in zip(names, kinds)):
-                return fn(*args)
+                return call_user(fn, *args)
         raise TypeError(f"MultitypeFuncGraph {self.name!r}: no overload registered for argument types "
                         f"({', '.join(kinds)}); registered: {[n for n, _ in self.entries]}")
 
@@ -87,7 +88,7 @@ class HyperMap:
             order = range(n - 1, -1, -1) if self.reverse else range(n)
             out = {i: self._map(fn, [s[i] for s in seqs]) for i in order}
             return tuple(out[i] for i in range(n))
-        return fn(*seqs)
+        return call_user(fn, *seqs)
 
 
 class Map(HyperMap):
@@ -95,8 +96,8 @@ class Map(HyperMap):
 
     def _map(self, fn, seqs):
         if seqs and all(isinstance(s, (tuple, list)) for s in seqs):
-            return tuple(fn(*items) for items in zip(*seqs))
-        return fn(*seqs)
+            return tuple(call_user(fn, *items) for items in zip(*seqs))
+        return call_user(fn, *seqs)
 
 
 class Partial:

@@ -282,7 +282,8 @@ def _bitwise_or_logical(fn_bitwise, fn_logical):
     """``&``/``|``/``^`` are logical on Bool tensors and bitwise on integer ones, as in MindSpore."""
 
     def op(self, other):
-        if self.dtype is mstype.bool_ and (not isinstance(other, Tensor) or other.dtype is mstype.bool_):
+        t, o = (self, other) if isinstance(self, Tensor) else (other, self)  # reflected: ``3 & t``
+        if t.dtype is mstype.bool_ and (not isinstance(o, Tensor) or o.dtype is mstype.bool_):
             return fn_logical(self, other)
         return fn_bitwise(self, other)
 
@@ -295,3 +296,11 @@ for _name, _b, _l in (("__and__", F.bitwise_and, F.logical_and), ("__or__", F.bi
     setattr(Tensor, _name, _op)
     setattr(Tensor, "__r" + _name[2:], _reflect(_op))
 Tensor.__invert__ = F.logical_not  # casts a non-Bool tensor to Bool first
+
+
+def _round_builtin(self):
+    """``round(t)``: elementwise round half to even, a Tensor (``round(t, n)`` is a TypeError, as in MindSpore)."""
+    return F.round(self)
+
+
+Tensor.__round__ = _round_builtin

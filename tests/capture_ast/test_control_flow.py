@@ -207,7 +207,8 @@ def test_loop_variable_changing_shape_is_a_located_error():
             x = ops.concat((x, x))
         return x
     with pytest.raises(TypeError, match="loop variable 'x' changes from"):
-        ms.jit(f)(T([1.0]))
+        ms.jit(f, fullgraph=True)(T([1.0]))
+    assert_same(ms.jit(f)(T([1.0])), f(T([1.0])))  # LAX: host segments, eager's result
 
 
 def test_branches_with_different_shapes_name_the_variable():
@@ -218,7 +219,9 @@ def test_branches_with_different_shapes_name_the_variable():
             y = x.sum()
         return y
     with pytest.raises(TypeError, match="'y' is float32\\[2\\] in the then-branch but float32\\[\\] in the else"):
-        ms.jit(f)(T(1.0, 2.0))
+        ms.jit(f, fullgraph=True)(T(1.0, 2.0))
+    for v in (1.0, -1.0):
+        assert_same(ms.jit(f)(T(v, 2.0 * v)), f(T(v, 2.0 * v)))
 
 
 def test_variable_from_one_branch_used_later_is_a_located_error():
@@ -227,7 +230,10 @@ def test_variable_from_one_branch_used_later_is_a_located_error():
             y = x
         return y
     with pytest.raises(RuntimeError, match="'y' is not defined here: it is assigned only in the then-branch"):
-        ms.jit(f)(T(1.0))
+        ms.jit(f, fullgraph=True)(T(1.0))
+    assert_same(ms.jit(f)(T(1.0)), f(T(1.0)))
+    with pytest.raises(UnboundLocalError):  # eager's error where eager has one
+        ms.jit(f)(T(-1.0))
 
 
 def test_return_inside_a_tensor_while_loop():

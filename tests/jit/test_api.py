@@ -83,7 +83,7 @@ def test_cache_hits_and_recompiles_with_log(caplog):
     scale(x, 2)
     scale(t(2, 3, value=5.0), 2)
     assert scale.stats == {"compiles": 1, "hits": 2, "misses": 1, "evictions": 0, "static_fallbacks": 0,
-                            "miss_reasons": []}
+                           "host_fallbacks": 0, "miss_reasons": []}
     assert caplog.records == []
     scale(x, 3)
     scale(t(4, 3), 3)

@@ -114,10 +114,27 @@ class Converter(ast.NodeTransformer):
             body.append(s)
         return body
 
+    @staticmethod
+    def _as_test(expr: ast.expr) -> None:
+        """``and``/``or`` whose value is only tested (an if/while/ternary condition, or an operand of one):
+        their tensor operands become one-element predicates, so ``x < y and i < 3`` on shape-[1] tensors
+        joins bool[] with bool[] (Python semantics: only the truth value is used)."""
+        if not (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute)
+                and isinstance(expr.func.value, ast.Name) and expr.func.value.id == RT):
+            return
+        if expr.func.attr in ("and_", "or_"):
+            expr.keywords.append(ast.keyword(arg="test", value=ast.Constant(True)))
+            for thunk in expr.args[2:]:
+                if isinstance(thunk, ast.Lambda):
+                    Converter._as_test(thunk.body)
+        elif expr.func.attr == "not_":
+            Converter._as_test(expr.args[2])
+
     # ---- statements ------------------------------------------------------------------------------
     def visit_If(self, node: ast.If):
         returns = getattr(node, "_sp_returns", False)
         self.generic_visit(node)
+        self._as_test(node.test)
         then_name, else_name = self.names.new("fn_then"), self.names.new("fn_else")
         names = assigned_names(node.body + node.orelse)
         if returns:  # a tail if whose branches return: the branch functions' results are the function's
@@ -142,6 +159,7 @@ class Converter(ast.NodeTransformer):
         names = assigned_names(node.body)
         live_out = self._live_outside(node, names)
         self.generic_visit(node)
+        self._as_test(node.test)
         test_name, body_name = self.names.new("fn_wtest"), self.names.new("fn_wbody")
         test_fn = _fndef(test_name, names, [ast.copy_location(ast.Return(value=node.test), node.test)], node)
         ret = ast.copy_location(ast.Return(value=_tuple([_load(n) for n in names])), node)
@@ -216,6 +234,7 @@ class Converter(ast.NodeTransformer):
     # ---- expressions -----------------------------------------------------------------------------
     def visit_IfExp(self, node: ast.IfExp):
         self.generic_visit(node)
+        self._as_test(node.test)
         return self.rt("if_exp", node, node.test, _lambda(node.body), _lambda(node.orelse))
 
     def visit_BoolOp(self, node: ast.BoolOp):
@@ -232,6 +251,9 @@ class Converter(ast.NodeTransformer):
     def visit_Compare(self, node: ast.Compare):
         self.generic_visit(node)
         if len(node.ops) == 1:
+            op = node.ops[0]
+            if isinstance(op, (ast.Is, ast.IsNot)):  # identity of traced values: decided in runtime.is_
+                return self.rt("is_", node, node.left, node.comparators[0], ast.Constant(isinstance(op, ast.IsNot)))
             return node
         ops = ast.Constant(tuple(_CMP[type(op)] for op in node.ops))
         return self.rt("compare_chain", node, ops, *[_lambda(x) for x in [node.left, *node.comparators]])

@@ -1,13 +1,14 @@
 """The resolve table: what calling a Python object means inside jitted code. Builtins with graph
 meaning are replaced; user functions, methods and Cells are converted recursively; sprout's own
-functions run as they are; other library code runs at compile time on constants, or (LAX) as a
-PyCall node on tensors, or is refused (STRICT)."""
+functions run as they are; other library code runs at compile time on constants and is refused on
+tensors (under LAX the jit then runs it as Python between graph segments: jit/host.py)."""
 from __future__ import annotations
 
 import builtins
 import functools
 import types
 
+from ...core import dispatch
 from ...core.tensor import Tensor
 from ...ops import control
 from ...core.errors import JitSyntaxError, JitTypeError, JitValueError, is_internal, is_library
@@ -83,23 +84,29 @@ def _is_cell(obj) -> bool:
 def check_cell_hooks(cell) -> None:
     d = cell.__dict__
     if any(d.get(k) for k in ("_forward_pre_hooks", "_forward_hooks", "_backward_hooks", "_backward_pre_hooks")):
-        raise JitSyntaxError(f"the Cell {type(cell).__name__} has hooks registered and is called inside a jitted "
+        exc = JitSyntaxError(f"the Cell {type(cell).__name__} has hooks registered and is called inside a jitted "
                              "function; hooks run only in PyNative mode", None,
                              "remove the hooks (handle.remove()) or call the Cell outside the jitted function")
+        exc.host_ok = False  # refused under LAX too (seeds 000/003): no host-segment fallback
+        raise exc
 
 
-def check_new_cell(obj) -> None:
-    params = list(obj.get_parameters()) if hasattr(obj, "get_parameters") else []
-    if params:
-        raise JitSyntaxError(f"{type(obj).__name__} has Parameters and is created inside a jitted function; "
-                             "layers with Parameters must be created outside it", None,
-                             f"create the {type(obj).__name__} once (e.g. in __init__ or at module level) "
-                             "and call it from the jitted function")
+def new_cell(cls, args: tuple, kwargs: dict):
+    """A Cell created inside jitted code (seed 002: ``model = Network()`` in a jitted ``run``) is built once,
+    while compiling, as MindSpore does: its Parameters are initialised then (same random numbers as the
+    first eager call with the same seed) and read by the graph at every call. Without symbolic arguments
+    its ``__init__`` runs eagerly, so initialisers never become graph nodes."""
+    leaves: list = []
+    control.flatten((args, kwargs), leaves, lambda x: isinstance(x, Tensor))
+    if any(control.is_symbolic(x) for x in leaves):
+        return cls(*args, **kwargs)
+    with dispatch.no_builder():
+        return cls(*args, **kwargs)
 
 
 def resolve_call(fn, level: str, convert):
     """``(target, mode)``: the callable to run for ``fn`` and how: "direct", "cell" (a Cell to call
-    with its converted construct), "new" (a class to instantiate and check), "external"."""
+    with its converted construct), "new" (a Cell class to instantiate), "external"."""
     try:
         special = BUILTINS.get(fn)
     except TypeError:  # unhashable callable

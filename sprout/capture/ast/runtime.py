@@ -2,6 +2,7 @@
 Python value (or a concrete tensor) and builds Cond / WhileLoop nodes when it is symbolic."""
 from __future__ import annotations
 
+import functools
 import operator
 import sys
 import warnings
@@ -36,7 +37,10 @@ class FunctionContext:
 
 def _located(exc: JitSyntaxError, ctx: FunctionContext, k: int) -> JitSyntaxError:
     if exc.loc is None:
-        exc = type(exc)(exc.message, ctx.loc(k), exc.hint)
+        new = type(exc)(exc.message, ctx.loc(k), exc.hint)
+        new.__dict__.update(exc.__dict__)  # keeps host_ok
+        new.loc = ctx.loc(k)
+        exc = new
     return exc
 
 
@@ -98,26 +102,33 @@ def if_exp(ctx, k, test, then_thunk, else_thunk):
     return control.cond(test, then_thunk, else_thunk, loc=ctx.loc(k))
 
 
-def and_(ctx, k, *thunks):
-    value = thunks[0]()
+def _operand(ctx, k, thunk, test: bool):
+    value = thunk()
+    if test and is_symbolic(value):  # only its truth is used: a one-element bool[] predicate
+        return control.predicate(value, ctx.loc(k))
+    return value
+
+
+def and_(ctx, k, *thunks, test=False):
+    value = _operand(ctx, k, thunks[0], test)
     if len(thunks) == 1:
         return value
     if is_symbolic(value):
-        return control.cond(value, lambda: and_(ctx, k, *thunks[1:]), lambda: value, loc=ctx.loc(k))
+        return control.cond(value, lambda: and_(ctx, k, *thunks[1:], test=test), lambda: value, loc=ctx.loc(k))
     if not control.truth(value, ctx.loc(k)):
         return value
-    return and_(ctx, k, *thunks[1:])
+    return and_(ctx, k, *thunks[1:], test=test)
 
 
-def or_(ctx, k, *thunks):
-    value = thunks[0]()
+def or_(ctx, k, *thunks, test=False):
+    value = _operand(ctx, k, thunks[0], test)
     if len(thunks) == 1:
         return value
     if is_symbolic(value):
-        return control.cond(value, lambda: value, lambda: or_(ctx, k, *thunks[1:]), loc=ctx.loc(k))
+        return control.cond(value, lambda: value, lambda: or_(ctx, k, *thunks[1:], test=test), loc=ctx.loc(k))
     if control.truth(value, ctx.loc(k)):
         return value
-    return or_(ctx, k, *thunks[1:])
+    return or_(ctx, k, *thunks[1:], test=test)
 
 
 def not_(ctx, k, value):
@@ -131,8 +142,27 @@ def not_(ctx, k, value):
     return not control.truth(value, ctx.loc(k))
 
 
+def is_(ctx, k, a, b, negate=False):
+    """``a is b`` / ``a is not b``. For traced tensors the answer is known only when both are the same
+    tracer (True) or one of them is a fresh op result (False); two graph inputs, or an input and a concrete
+    tensor, may or may not be one object at run time (a graph cannot tell): refused (LAX runs it as Python)."""
+    same = a is b
+    if not same and (is_symbolic(a) or is_symbolic(b)) and isinstance(a, Tensor) and isinstance(b, Tensor):
+        if _maybe_alias(a) and _maybe_alias(b):
+            raise JitValueError("'is' between two tensors that may be one object at run time", ctx.loc(k),
+                                "compare values (ops.equal), or jit_syntax_level=LAX to run it as Python")
+    return same != negate
+
+
+def _maybe_alias(t) -> bool:
+    """A tensor that may be a caller's object at run time: a concrete tensor or a graph input tracer."""
+    if not is_symbolic(t):
+        return True
+    return id(t) in t._builder._origin
+
+
 _CMP = {"eq": operator.eq, "ne": operator.ne, "lt": operator.lt, "le": operator.le, "gt": operator.gt,
-        "ge": operator.ge, "is": operator.is_, "is_not": operator.is_not,
+        "ge": operator.ge, "is": None, "is_not": None,
         "in": lambda a, b: a in b, "not_in": lambda a, b: a not in b}
 
 
@@ -143,7 +173,10 @@ def compare_chain(ctx, k, ops, *thunks):
 
 def _chain(ctx, k, left, ops, thunks):
     right = thunks[0]()
-    result = _CMP[ops[0]](left, right)
+    if ops[0] in ("is", "is_not"):
+        result = is_(ctx, k, left, right, ops[0] == "is_not")
+    else:
+        result = _CMP[ops[0]](left, right)
     if len(ops) == 1:
         return result
     if is_symbolic(result):
@@ -246,9 +279,7 @@ def call(ctx, k, fn, /, *args, **kwargs):
         if mode == "cell":
             return resolve.cell_construct(target, ctx.level, _convert)(*args, **kwargs)
         if mode == "new":
-            obj = target(*args, **kwargs)
-            resolve.check_new_cell(obj)
-            return obj
+            return resolve.new_cell(target, args, kwargs)
         if mode == "partial":
             return call(ctx, k, target.func, *target.args, *args, **{**target.keywords, **kwargs})
         return _external(ctx, k, target, args, kwargs)
@@ -265,10 +296,30 @@ def _external(ctx, k, fn, args, kwargs):
         return fn(*args, **kwargs)  # constants: evaluated now, at compile time
     name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or type(fn).__name__
     module = getattr(fn, "__module__", None) or type(fn).__module__
-    if ctx.level == "STRICT":
-        raise JitTypeError(f"calling {module}.{name} on a tensor is not supported with jit_syntax_level=STRICT",
-                           ctx.loc(k), "use sprout.ops functions, or jit_syntax_level=LAX to run it as Python")
-    return control.py_call(fn, args, kwargs)
+    # LAX: the jit runs this call (and what depends on its result) as Python between graph segments
+    raise JitTypeError(f"calling {module}.{name} on a tensor is not supported in a graph "
+                       f"(jit_syntax_level={ctx.level})", ctx.loc(k),
+                       "use sprout.ops functions, or jit_syntax_level=LAX to run it as Python")
+
+
+def callee_hook(level: str):
+    """What ``core.hooks.callee`` is while a function is AST-captured at ``level``: user callables reached
+    through sprout code (``grad(f)``, ``GradOperation()(net)``, ``HyperMap(f)``, a Cell called by a sprout
+    Cell) are converted as a direct call from converted code would convert them. For a Cell it returns the
+    function to run instead of ``Cell.__call__``'s own path, or None (a sprout Cell, a custom bprop)."""
+    def hook(obj):
+        target, mode = resolve.resolve_call(obj, level, _convert)
+        if mode == "direct":
+            return target
+        if mode == "cell":
+            fn = resolve.cell_construct(target, level, _convert)
+            return None if fn is target else fn
+        if mode == "partial":
+            inner = hook(target.func) or target.func
+            return functools.partial(inner, *target.args, **target.keywords)
+        return None
+
+    return hook
 
 
 def _convert(fn, syntax_level="LAX"):

@@ -99,7 +99,7 @@ class Capture(Handlers):
         self.keep.append(v)
 
     def guard(self, g: tuple) -> None:
-        key = (g[0], path_key(g[1]))
+        key = (g[0], path_key(g[1])) if g[0] != "DIFF" else (g[0], path_key(g[1]), path_key(g[2]))
         if key not in self._guard_keys:
             self._guard_keys.add(key)
             self.guards.append(g)
@@ -356,6 +356,14 @@ class Capture(Handlers):
 
     def unsupported(self, f, ins):
         raise Break(f"the opcode {ins.opname} is not captured")
+
+    def op_IS_OP(self, f, ins):
+        a, b = f.stack[-2], f.stack[-1]
+        if a is not b and isinstance(a, Tracer) and isinstance(b, Tracer):
+            pa, pb = self.conv_src.get(id(a)), self.conv_src.get(id(b))
+            if pa is not None and pb is not None:  # two inputs that are different objects now: guard that
+                self.guard(("DIFF", pa, pb))
+        return super().op_IS_OP(f, ins)
 
     def op_BEFORE_WITH(self, f, ins):
         raise Break("enters a with-block (its __enter__/__exit__ run as Python)")

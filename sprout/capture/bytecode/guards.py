@@ -172,6 +172,8 @@ def guard_text(g: tuple) -> str:
         return f"{p} is a {g[2].__name__}"
     if kind == "SAME":
         return f"{p} is the same object as {describe_path(g[2])}"
+    if kind == "DIFF":
+        return f"{p} is not the same object as {describe_path(g[2])}"
     if kind == "METH":
         return f"{p} is the method {g[2].__qualname__} of the same object"
     if kind == "BMETH":
@@ -220,6 +222,8 @@ def _guard_lines(gen: _Gen, guards: list, fail) -> None:
             gen.lines.append(f"    if {x}.__class__ is not {gen.const(g[2])}: return {r}")
         elif kind == "SAME":
             gen.lines.append(f"    if {x} is not {gen.path_var(g[2])}: return {r}")
+        elif kind == "DIFF":
+            gen.lines.append(f"    if {x} is {gen.path_var(g[2])}: return {r}")
         elif kind == "METH":
             gen.lines.append(f"    if {x}.__class__ is not {gen.const(types.MethodType)} or "
                              f"{x}.__func__ is not {gen.const(g[2])} or {x}.__self__ is not {gen.const(g[3])}: "
