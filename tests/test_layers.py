@@ -18,10 +18,6 @@ TOP = 5
 EXCEPTIONS = {
     # set_seed also seeds dataset shuffling (dataset should read the seed instead)
     ("sprout._seed", "sprout.dataset"),
-    # GraphCall / Cond / WhileLoop bprops replay their graphs under a tape (autodiff helper: joint
-    # graph + partition instead of replay, then the control-flow tracing moves out of ops/)
-    ("sprout.ir.callop", "sprout.autodiff.tape"),
-    ("sprout.ops.control", "sprout.autodiff.tape"),
     # ops re-exports the MindSpore names ops.grad / GradOperation / value_and_grad from autodiff
     ("sprout.ops", "sprout.autodiff.api"),
     ("sprout.ops.composite", "sprout.autodiff.api"),

@@ -1,7 +1,10 @@
 """Graph-level reverse mode: the joint forward+backward graph of a Graph (by replaying it under a
-tape on tracers), and its partition into forward(+residuals) and backward graphs."""
+tape on tracers), and its split into a forward that also returns residuals and a backward that
+reads only residuals and cotangents. The one mechanism behind the gradients of jitted functions,
+Cond / WhileLoop bodies, GraphCall callees and PIJit segments: nothing re-runs a forward."""
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 
 from ..core import dispatch
@@ -25,7 +28,8 @@ class Joint:
 
 def joint_graph(graph: Graph) -> Joint:
     """Trace ``graph`` under a Tape on tracers, then run the tape backward with placeholder douts
-    in the same builder: the bprops (written with sprout ops) emit the backward nodes."""
+    in the same builder: the bprops (written with sprout ops) emit the backward nodes, and control
+    nodes split themselves into a forward with residuals and a backward reading them."""
     from ..ir.replay import replay
 
     builder = GraphBuilder(f"{graph.name}_joint")
@@ -56,20 +60,31 @@ def joint_graph(graph: Graph) -> Joint:
 
 
 @dataclass
-class Partition:
-    """forward: primal inputs -> primal outputs + residuals (+ updates);
-    backward: residuals + douts -> gradients (in ``Joint.grad_of`` order)."""
+class Split:
+    """A graph differentiated once, for every use (jit boundary, control-flow bodies, segments).
+
+    ``forward``: the primal inputs -> primal outputs + computed residuals (+ the primal updates).
+    ``backward``: residuals (``res_from`` order) + douts (``dout_of`` order) -> gradients (``grad_of``
+    order). ``res_from[k]`` says where residual k comes from: ``("in", i)`` the primal input i (not
+    returned by the forward: the caller has it), ``("out", j)`` the forward's output ``n_out + j``."""
 
     forward: Graph
     backward: Graph
-    n_res: int
+    n_in: int
+    n_out: int
+    res_from: list
+    dout_of: list
+    grad_of: list
+
+    @property
+    def n_computed(self) -> int:
+        return sum(1 for kind, _ in self.res_from if kind == "out")
 
 
-def partition(joint: Joint) -> Partition:
-    """Split the joint graph: nodes the primal outputs (or side effects) need run in the forward,
-    every other node in the backward; forward values the backward reads become residuals."""
+def _partition(joint: Joint) -> tuple[list, list, list]:
+    """Nodes the primal outputs (or side effects) need run in the forward, every other node in the
+    backward; forward values the backward reads are the residuals. Returns (fwd, bwd, residuals)."""
     g = joint.graph
-    primal_in, dout_in = g.inputs[:joint.n_in], g.inputs[joint.n_in:]
     primal_out, grads = g.outputs[:joint.n_out], g.outputs[joint.n_out:]
     need = {o.uid for o in primal_out if isinstance(o, Var)}
     need.update(v.uid for _, v in g.updates if isinstance(v, Var))
@@ -81,7 +96,7 @@ def partition(joint: Joint) -> Partition:
             need.update(x.uid for x in node.inputs if isinstance(x, Var))
     fwd_nodes = [n for n, f in zip(g.nodes, in_fwd) if f]
     bwd_nodes = [n for n, f in zip(g.nodes, in_fwd) if not f]
-    fwd_defined = {v.uid for v in primal_in}
+    fwd_defined = {v.uid for v in g.inputs[:joint.n_in]}
     for n in fwd_nodes:
         fwd_defined.update(o.uid for o in n.outputs)
     residuals: dict[int, Var] = {}
@@ -92,14 +107,35 @@ def partition(joint: Joint) -> Partition:
     for o in grads:
         if isinstance(o, Var) and o.uid in fwd_defined:
             residuals.setdefault(o.uid, o)
-    res = list(residuals.values())
-    forward = Graph(f"{g.name}_fwd", list(primal_in), fwd_nodes, list(primal_out) + res, list(g.updates))
-    backward = Graph(f"{g.name}_bwd", res + list(dout_in), bwd_nodes, list(grads))
-    return Partition(forward, backward, len(res))
+    return fwd_nodes, bwd_nodes, list(residuals.values())
 
 
-def grads_only(joint: Joint) -> Graph:
-    """The joint graph returning only the gradients (used when the backward must itself be
-    differentiable: higher-order gradients recompute the forward from the primal inputs)."""
+def split_joint(joint: Joint) -> Split:
     g = joint.graph
-    return g.replace(name=f"{g.name}_vjp", outputs=list(g.outputs[joint.n_out:]), updates=[])
+    primal_in, dout_in = g.inputs[:joint.n_in], g.inputs[joint.n_in:]
+    primal_out, grads = g.outputs[:joint.n_out], g.outputs[joint.n_out:]
+    fwd_nodes, bwd_nodes, res = _partition(joint)
+    pos = {v.uid: k for k, v in enumerate(primal_in)}
+    updated = {t.uid for t, _ in g.updates}
+    res_from, computed = [], []
+    for r in res:
+        if r.uid in pos and r.uid not in updated:
+            res_from.append(("in", pos[r.uid]))
+        else:  # computed, or an input the forward updates in place (its old value must be kept)
+            res_from.append(("out", len(computed)))
+            computed.append(r)
+    forward = Graph(f"{g.name}_fwd", list(primal_in), fwd_nodes, list(primal_out) + computed, list(g.updates))
+    backward = Graph(f"{g.name}_bwd", res + list(dout_in), bwd_nodes, list(grads))
+    return Split(forward, backward, joint.n_in, joint.n_out, res_from, joint.dout_of, joint.grad_of)
+
+
+_SPLITS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def split(graph: Graph) -> Split:
+    """``graph``'s forward-with-residuals and backward (built once per Graph object)."""
+    s = _SPLITS.get(graph)
+    if s is None:
+        with dispatch.suspend_tapes(dispatch.active_tapes()), dispatch.no_builder():
+            s = _SPLITS[graph] = split_joint(joint_graph(graph))
+    return s

@@ -43,6 +43,11 @@ class Tape:
     def is_live(self, t: Any) -> bool:
         return id(t) in self.live
 
+    def sees(self, args: tuple) -> bool:
+        """Whether a call on ``args`` would be recorded (one of them descends from a watched tensor)."""
+        live = self.live
+        return any(id(a) in live and isinstance(a, Tensor) for a in args)
+
     def record(self, op: Op, args: tuple, attrs: dict, out: Any) -> None:
         live = self.live
         for a in args:

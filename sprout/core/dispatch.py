@@ -90,12 +90,13 @@ class suspend_tapes:
         self.tapes = [t for t in tapes if t in _tapes]
 
     def __enter__(self):
+        self.saved = list(_tapes)  # restored as it was: the nesting order of tapes matters
         for t in self.tapes:
             _tapes.remove(t)
         _refresh()
 
     def __exit__(self, *exc):
-        _tapes.extend(self.tapes)
+        _tapes[:] = self.saved
         _refresh()
 
 
@@ -167,6 +168,10 @@ def run_eager(op: Op, args: tuple, attrs: dict) -> Any:
 
 
 def _bind_slow(op: Op, args: tuple, attrs: dict) -> Any:
+    if _tapes and op.residual_vjp is not None and _builders:
+        for tape in reversed(_tapes):
+            if tape.sees(args):
+                return _bind_split(op, args, attrs, tape)
     if _builders:
         out = _builders[-1].emit(op, args, attrs)
     elif _observers:
@@ -181,6 +186,17 @@ def _bind_slow(op: Op, args: tuple, attrs: dict) -> Any:
         out = run_eager(op, args, attrs)
     for tape in _tapes:
         tape.record(op, args, attrs, out)
+    return out
+
+
+def _bind_split(op: Op, args: tuple, attrs: dict, tape) -> Any:
+    """A differentiated node with sub-graphs while a graph is built: the op emits its forward with
+    residual outputs (outer tapes see that extended node and split it again, so higher orders need no
+    recomputation) and ``tape``, the innermost tape recording the call, gets one custom node whose vjp
+    builds the backward from the residuals."""
+    with suspend_tapes([tape]):
+        out, vjp = op.residual_vjp(args, attrs)
+    tape.record_custom(args, out, vjp)
     return out
 
 

@@ -81,7 +81,12 @@ class Op:
     never joins a fused kernel), ``emit(ctx, node, args)`` (optional: the generated-code expression for
     a node, or None to fall back to a call of ``impl``; see ``backend/pycodegen.EmitContext``) and
     ``fresh_output`` (the kernel always returns a new array, never a view of an input, so the code
-    generator may overwrite the result in place once it is dead)."""
+    generator may overwrite the result in place once it is dead).
+
+    Ops with sub-graphs (control flow, graph calls) differentiate with ``residual_vjp(args, attrs) ->
+    (outputs, vjp)`` instead of a bprop: it emits the node's forward extended with residual outputs and
+    returns ``vjp(args, out, dout)``, which emits the backward from those residuals (so no forward is
+    re-run). Dispatch uses it while a graph is built and a tape records the call."""
 
     name: str
     impl: Callable[..., Any]
@@ -96,6 +101,7 @@ class Op:
     extra: dict = field(default_factory=dict)
     emit: Callable[..., Any] | None = None
     fresh_output: bool = False
+    residual_vjp: Callable[..., Any] | None = None
 
     def __repr__(self) -> str:
         return f"Op({self.name})"

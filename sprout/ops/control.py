@@ -9,14 +9,12 @@ import numpy as np
 from .. import dtype as mstype
 from ..core.errors import JitSyntaxError, JitTypeError, JitValueError
 from ..core.pytree import Slot, flatten, unflatten
-from ..core import dispatch
 from ..core.dispatch import bind
 from ..core.op import Op, OpError, register
 from ..core.tensor import Tensor
 from ..core.types import TensorType, type_of
 from ..ir.builder import Tracer, trace_subgraph, user_loc
 from ..ir.graph import Const
-from ..ir.replay import replay
 
 _NUMBERS = (bool, int, float, np.bool_, np.integer, np.floating)
 
@@ -159,57 +157,7 @@ def _cond_infer(pred, *args, **attrs):
     return tuple(attrs["then"].output_types)
 
 
-def _float(x) -> bool:
-    return isinstance(x, Tensor) and x.dtype.is_float
-
-
-def graph_vjp(graph, args, douts) -> list:
-    """Gradients of ``graph``'s outputs (weighted by ``douts``) w.r.t. each of ``args`` (None for
-    non-float ones), by replaying the graph under a tape; works eagerly and while building a graph."""
-    from ..autodiff.tape import Tape
-    from . import functional as F
-
-    tape = Tape()
-    aliases = [F.identity(a) if isinstance(a, Tensor) else a for a in args]
-    for a in aliases:
-        if _float(a):
-            tape.watch(a)
-    dispatch.push_tape(tape)
-    try:
-        outs = replay(graph, aliases)[:len(graph.outputs)]
-    finally:
-        dispatch.pop_tape(tape)
-    pairs = [(o, d) for o, d in zip(outs, douts) if d is not None and isinstance(o, Tensor) and tape.is_live(o)]
-    table = tape.backward([o for o, _ in pairs], [d for _, d in pairs]) if pairs else {}
-    return [table.get(id(a)) if _float(a) else None for a in aliases]
-
-
-def _cond_bprop(pred, *rest, **attrs):
-    from . import functional as F
-
-    args, dout = rest[:-2], rest[-1]
-    douts = list(dout) if isinstance(dout, (tuple, list)) else [dout]
-    n_then = attrs["n_then"]
-    diff = [i for i, a in enumerate(args) if _float(a)]
-    if not diff:
-        return (None,) * (1 + len(args))
-
-    def side(graph, lo, hi):
-        def fn():
-            g = graph_vjp(graph, args[lo:hi], douts)
-            full = [None] * len(args)
-            full[lo:hi] = g
-            return tuple(F.zeros_like(args[i]) if full[i] is None else full[i] for i in diff)
-        return fn
-
-    grads = cond(pred, side(attrs["then"], 0, n_then), side(attrs["else"], n_then, len(args)))
-    out = [None] * len(args)
-    for i, g in zip(diff, grads):
-        out[i] = g
-    return (None, *out)
-
-
-COND = register(Op("Cond", _cond_impl, _cond_infer, _cond_bprop, kind="control", n_out=-1,
+COND = register(Op("Cond", _cond_impl, _cond_infer, None, kind="control", n_out=-1,
                    doc="outputs = then(*args[:n_then]) if pred else else(*args[n_then:])"))
 
 
@@ -365,66 +313,41 @@ def _while_impl(*args, **attrs):
     cond_fn, body_fn = attrs["cond"], attrs["body"]
     state = list(args[:n])
     ccap, bcap = args[n:n + k], args[n + k:]
-    record = attrs.get("history", False)
-    hist: list = [[] for _ in range(n)] if record else []
+    stacked = attrs.get("stacked")
+    if stacked is None:
+        while bool(np.asarray(cond_fn(*state, *ccap)[0])):
+            state = list(body_fn(*state, *bcap)[:n])
+        return tuple(state)
+    rows: list = [[] for _ in stacked]
     count = 0
     while bool(np.asarray(cond_fn(*state, *ccap)[0])):
-        if record:
-            for j in range(n):
-                hist[j].append(np.asarray(state[j]))
-        state = list(body_fn(*state, *bcap)[:n])
+        out = body_fn(*state, *bcap)
+        state = list(out[:n])
+        for j, row in enumerate(rows):
+            row.append(out[n + j])
         count += 1
-    if not record:
-        return tuple(state)
-    stacks = [np.stack(h) if h else np.zeros((0,) + np.shape(s), np.asarray(s).dtype) for h, s in zip(hist, state)]
+    stacks = [np.stack(r) if r else np.zeros((0,) + tuple(d or 0 for d in t.shape), t.dtype.np)
+              for r, t in zip(rows, stacked)]
     return (*state, np.asarray(count, np.int64), *stacks)
 
 
 def _while_infer(*types, **attrs):
-    outs = tuple(attrs["body"].output_types[:attrs["n_vars"]])
-    if attrs.get("history", False):
-        outs += (TensorType((), mstype.int64),) + tuple(TensorType((None,) + t.shape, t.dtype) for t in outs)
+    n = attrs["n_vars"]
+    body_types = attrs["body"].output_types
+    outs = tuple(body_types[:n])
+    stacked = attrs.get("stacked")
+    if stacked is not None:
+        if tuple(body_types[n:n + len(stacked)]) != tuple(stacked):
+            raise OpError(f"WhileLoop: stacked={stacked} does not match the body's trailing outputs "
+                          f"{body_types[n:]}")
+        outs += (TensorType((), mstype.int64),) + tuple(TensorType((None,) + t.shape, t.dtype) for t in stacked)
     return outs
 
 
-def _while_bprop(*rest, **attrs):
-    """Re-run the loop recording every iteration's state (and the trip count), then run the body's
-    vector-Jacobian product backwards over the recorded states in a second loop."""
-    from . import functional as F
-
-    inputs, dout = rest[:-2], rest[-1]
-    n, k = attrs["n_vars"], attrs["n_cond"]
-    douts = list(dout) if isinstance(dout, (tuple, list)) else [dout]
-    bcap = list(inputs[n + k:])
-    body = attrs["body"]
-    fwd = bind(WHILE_LOOP, tuple(inputs), {**attrs, "history": True})
-    count, stacks = fwd[n], fwd[n + 1:]
-    dvars = [F.zeros_like(v) if d is None else d for v, d in zip(fwd[:n], douts)]
-    dcaps = [F.zeros_like(c) for c in bcap if _float(c)]
-    cap_diff = [i for i, c in enumerate(bcap) if _float(c)]
-
-    def rcond(i, *_):
-        return F.greater(i, 0)
-
-    def rbody(i, *carry):
-        j = F.sub(i, 1)
-        state = [s[j] for s in stacks]
-        dv, dc = carry[:n], carry[n:]
-        g = graph_vjp(body, state + bcap, dv)
-        new_dv = [F.zeros_like(v) if gv is None else gv for v, gv in zip(state, g[:n])]
-        new_dc = [F.add(acc, g[n + ci]) if g[n + ci] is not None else acc for acc, ci in zip(dc, cap_diff)]
-        return (j, *new_dv, *new_dc)
-
-    final = while_loop(rcond, rbody, (count, *dvars, *dcaps))
-    d_init = [g if _float(v) else None for v, g in zip(inputs[:n], final[1:1 + n])]
-    d_caps = [None] * len(bcap)
-    for ci, g in zip(cap_diff, final[1 + n:]):
-        d_caps[ci] = g
-    return (*d_init, *([None] * k), *d_caps)
-
-
-WHILE_LOOP = register(Op("WhileLoop", _while_impl, _while_infer, _while_bprop, kind="control", n_out=-1,
-                         doc="state = init; while cond(*state, *cond_captured): state = body(*state, *body_captured)"))
+WHILE_LOOP = register(Op("WhileLoop", _while_impl, _while_infer, None, kind="control", n_out=-1,
+                         doc="state = init; while cond(*state, *cond_captured): state = body(*state, *body_captured); "
+                             "with stacked=(row types) also the trip count and the body's trailing outputs of "
+                             "every iteration, stacked"))
 
 
 def while_loop(cond_fn, body_fn, init, *, names=None, live_out=None, loc=None) -> tuple:
@@ -521,8 +444,7 @@ def _symbolic_while(cond_fn, body_fn, state, names, live_out, loc):
             x = _const_tensor(x, carry[i])
         inits.append(x)
     outs = bind(WHILE_LOOP, (*inits, *g_cond.captured, *g_body.captured),
-                {"cond": g_cond, "body": g_body, "n_vars": len(order), "n_cond": len(g_cond.captured),
-                 "history": False})
+                {"cond": g_cond, "body": g_body, "n_vars": len(order), "n_cond": len(g_cond.captured)})
     final = list(leaves)
     for i, o in zip(order, outs):
         final[i] = o

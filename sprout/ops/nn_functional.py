@@ -190,6 +190,11 @@ def _scalar(v):
     return v.item() if isinstance(v, Tensor) else v
 
 
+def _draw_seed() -> Tensor:
+    """The explicit seed input of one random op call, drawn from the global stream when it runs."""
+    return bind(RND.RANDOM_SEED, (), {})
+
+
 def dropout(input, p=0.5, training=True, seed=None):  # noqa: A002
     """Zero each element with probability ``p`` and scale the rest by 1/(1-p); identity when not training."""
     x = _as_tensor(input, "Dropout")
@@ -197,44 +202,47 @@ def dropout(input, p=0.5, training=True, seed=None):  # noqa: A002
         return x
     if not 0 <= p < 1:
         raise ValueError(f"dropout: p must be in [0, 1), got {p}")
-    return bind(RND.DROPOUT, (x,), {"keep_prob": 1.0 - float(p)})[0]
+    return bind(RND.DROPOUT, (x, _draw_seed()), {"keep_prob": 1.0 - float(p)})[0]
 
 
 def dropout_with_mask(x, keep_prob):
     """``ops.Dropout(keep_prob)(x)``: (output, mask)."""
-    return bind(RND.DROPOUT, (_as_tensor(x, "Dropout"),), {"keep_prob": float(keep_prob)})
+    return bind(RND.DROPOUT, (_as_tensor(x, "Dropout"), _draw_seed()), {"keep_prob": float(keep_prob)})
 
 
 def uniform(shape, minval, maxval, seed=None, dtype=mstype.float32):
     dt = mstype.to_dtype(dtype)
     op = RND.UNIFORM_INT if dt.is_int else RND.UNIFORM
-    return bind(op, (), {"shape": _size(tuple(shape), "uniform"), "dtype": dt, "low": _scalar(minval),
+    return bind(op, (_draw_seed(),), {"shape": _size(tuple(shape), "uniform"), "dtype": dt, "low": _scalar(minval),
                          "high": _scalar(maxval)})
 
 
 def standard_normal(shape, seed=None):
-    return bind(RND.NORMAL, (), {"shape": _size(tuple(shape), "standard_normal"), "dtype": mstype.float32})
+    return bind(RND.NORMAL, (_draw_seed(),), {"shape": _size(tuple(shape), "standard_normal"),
+                                              "dtype": mstype.float32})
 
 
 def normal(shape, mean, stddev, seed=None):
-    return bind(RND.NORMAL, (), {"shape": _size(tuple(shape), "normal"), "dtype": mstype.float32,
+    return bind(RND.NORMAL, (_draw_seed(),), {"shape": _size(tuple(shape), "normal"), "dtype": mstype.float32,
                                  "mean": float(_scalar(mean)), "stddev": float(_scalar(stddev))})
 
 
 def randn(*size, dtype=None, seed=None):
-    return bind(RND.NORMAL, (), {"shape": _size(size, "randn"), "dtype": mstype.to_dtype(dtype or mstype.float32)})
+    return bind(RND.NORMAL, (_draw_seed(),), {"shape": _size(size, "randn"),
+                                              "dtype": mstype.to_dtype(dtype or mstype.float32)})
 
 
 def rand(*size, dtype=None, seed=None):
-    return bind(RND.UNIFORM, (), {"shape": _size(size, "rand"), "dtype": mstype.to_dtype(dtype or mstype.float32)})
+    return bind(RND.UNIFORM, (_draw_seed(),), {"shape": _size(size, "rand"),
+                                               "dtype": mstype.to_dtype(dtype or mstype.float32)})
 
 
 def randint(low, high, size, seed=None, *, dtype=None):
     if high <= low:
         raise ValueError(f"randint: high ({high}) must be greater than low ({low})")
-    return bind(RND.UNIFORM_INT, (), {"shape": _size(tuple(size), "randint"),
-                                      "dtype": mstype.to_dtype(dtype or mstype.int64), "low": int(low),
-                                      "high": int(high)})
+    return bind(RND.UNIFORM_INT, (_draw_seed(),), {"shape": _size(tuple(size), "randint"),
+                                                   "dtype": mstype.to_dtype(dtype or mstype.int64), "low": int(low),
+                                                   "high": int(high)})
 
 
 def rand_like(input, seed=None, *, dtype=None):  # noqa: A002

@@ -6,6 +6,7 @@ import pytest
 import sprout as ms
 from sprout import Parameter, Tensor, ops
 from sprout.backend import kernels
+from sprout.core.dispatch import bind
 from sprout.core.op import REGISTRY
 from sprout.ir import callop  # noqa: F401 - registers GraphCall
 
@@ -87,7 +88,7 @@ def test_tensor_argument_assign_in_tensor_if(mode):
     np.testing.assert_allclose(xj.asnumpy(), xe.asnumpy())
 
 
-# ---- 3. backward by replay re-draws dropout masks ----------------------------------------------------
+# ---- 3. backward by replay re-drew dropout masks (fixed: forward + residuals, autodiff/control.py) ---------
 def _drop_cond(x):
     if x.sum() > 0:
         y = ops.dropout(x, p=0.5)
@@ -122,48 +123,40 @@ def _dropout_grad_matches_mask(fn):
     np.testing.assert_array_equal(dx.asnumpy(), (y.asnumpy() != 0) * np.float32(2))
 
 
-_REPLAY = "review-3: autodiff (backward replays the forward: a new dropout mask)"
-
-
-@pytest.mark.parametrize("mode", [
-    "eager",
-    pytest.param("ast", marks=pytest.mark.xfail(strict=True, reason=_REPLAY + ", Cond")),
-    pytest.param("bytecode", marks=pytest.mark.xfail(strict=True, reason=_REPLAY + ", PIJit segment")),
-])
+@pytest.mark.parametrize("mode", ["eager", "ast", "bytecode"])
 def test_dropout_grad_in_cond(mode):
     _dropout_grad_matches_mask(_drop_cond if mode == "eager" else ms.jit(_drop_cond, capture_mode=mode))
 
 
-@pytest.mark.parametrize("mode", [
-    "eager",
-    pytest.param("ast", marks=pytest.mark.xfail(strict=True, reason=_REPLAY + ", WhileLoop")),
-    pytest.param("bytecode", marks=pytest.mark.xfail(strict=True, reason=_REPLAY + ", PIJit segment")),
-])
+@pytest.mark.parametrize("mode", ["eager", "ast", "bytecode"])
 def test_dropout_grad_in_while_loop(mode):
     _dropout_grad_matches_mask(_drop_while if mode == "eager" else ms.jit(_drop_while, capture_mode=mode))
 
 
-@pytest.mark.parametrize("mode", [
-    "eager", "ast",
-    pytest.param("bytecode", marks=pytest.mark.xfail(strict=True, reason=_REPLAY + ", PIJit segment")),
-])
+@pytest.mark.parametrize("mode", ["eager", "ast", "bytecode"])
 def test_dropout_grad_straight_line(mode):
     _dropout_grad_matches_mask(_drop_plain if mode == "eager" else ms.jit(_drop_plain, capture_mode=mode))
 
 
-@pytest.mark.xfail(strict=True, reason=_REPLAY + ", GraphCall")
 def test_dropout_grad_graph_call():
-    """GraphCall's bprop, given the forward's output, must differentiate that forward (not a new draw).
-    (If autodiff replaces this bprop by residuals, adapt the test to the new interface.)"""
-    from sprout.backend.interpret import interpret
-
+    """A GraphCall node's gradient (its callee split into forward + residuals and backward) uses the
+    forward's mask, in grad-of-jit and jit-of-grad."""
     x = Tensor(1.0 + np.arange(64, dtype=np.float32) / 64)
     graph = ms.jit(lambda x: ops.dropout(x, p=0.5)).explain(x).executable.graph
-    ms.set_seed(3)
-    (y,) = interpret(graph, x.asnumpy())
     op = REGISTRY["GraphCall"]
-    (dx,) = op.bprop(x, (Tensor(y),), (ops.ones_like(x),), graph=graph)
-    np.testing.assert_array_equal(dx.asnumpy(), (y != 0) * np.float32(2))
+
+    def through_call(x):
+        return bind(op, (x,), {"graph": graph})[0]
+
+    _dropout_grad_matches_mask(ms.jit(through_call))
+
+    def loss(x):
+        y = through_call(x)
+        return y.sum(), y
+
+    ms.set_seed(3)
+    (_, y), dx = ms.jit(ms.value_and_grad(loss, has_aux=True))(x)
+    np.testing.assert_array_equal(dx.asnumpy(), (y.asnumpy() != 0) * np.float32(2))
 
 
 # ---- 4. set_context(jit_level=...) after the first call --------------------------------------------

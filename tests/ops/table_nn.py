@@ -6,6 +6,7 @@ from sprout import ops
 from sprout.ops import nn_functional as NF
 from sprout.ops import functional as F
 from sprout.ops import nn_ops as NN
+from sprout.ops.random_ops import RANDOM_SEED
 import reference as R
 from optable import CONST, DISTINCT, F32, F64, INT, PARAM, Case, Spec
 
@@ -129,6 +130,12 @@ def _check_dropout(out, inputs):
     np.testing.assert_allclose(y.asnumpy(), x * m / 0.75)
 
 
+def _check_seed_draw(out, inputs):
+    v = out.asnumpy()
+    assert v.shape == () and v.dtype == np.int64 and 0 <= int(v) < 2**63
+    _check_seeded(RANDOM_SEED)
+
+
 def _check_seeded(fn):
     """The same global seed gives the same draw; the next draw differs."""
     ms.set_seed(3)
@@ -241,6 +248,9 @@ CASES = [
          label="pad-count"),
     Case("AvgPoolGrad", lambda d: NF.avg_pool_grad(d, (1, 2, 5, 4), **AVG_PAD), (F64(1, 2, 3, 2),), _avg_grad_ref),
     # random: no reference values, so statistical and seeding properties
+    Case("RandomSeed", lambda: RANDOM_SEED(), (), check=_check_seed_draw,
+         why="a draw from the global stream (the explicit seed input of every other random op): 0-d int64, "
+             "set_seed reproduces it, the next draw differs"),
     Case("UniformReal", lambda: ops.rand(200, 3), (), check=_check_uniform,
          why="random: range, dtype and mean of 600 draws; seeding checked in test_random_ops_follow_set_seed"),
     Case("StandardNormal", lambda: ops.randn(400, 5), (), check=_check_normal,

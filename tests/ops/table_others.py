@@ -98,18 +98,25 @@ def _sin_mul(x, y):
 
 
 def check_graph_call():
-    """GraphCall's infer gives the callee's output types and its bprop (a replay of the callee under
-    a tape) matches finite differences of the callee."""
+    """GraphCall's infer gives the callee's output types; its gradient (the callee split into forward +
+    residuals and backward, autodiff/control.py) matches finite differences of the callee, through
+    grad-of-jit and jit-of-grad."""
     a, b = np.array([0.3, -1.2, 2.0]), np.array([1.5, 0.5, -2.0])
     graph = _traced(_sin_mul, a, b)
     op = REGISTRY["GraphCall"]
     (t,) = op.infer(type_of(ms.Tensor(a)), type_of(ms.Tensor(b)), graph=graph)
     assert tuple(t.shape) == (3,) and t.dtype is ms.float64
     w = np.array([1.0, 2.0, 0.5])
-    ga, gb = op.bprop(ms.Tensor(a), ms.Tensor(b), None, (ms.Tensor(w),), graph=graph)
+
+    def loss(x, y):
+        (out,) = bind(op, (x, y), {"graph": graph})
+        return ops.sum(out * ms.Tensor(w))
+
     fd = finite_differences(lambda arrs: float((np.sin(arrs[0]) * arrs[1] + arrs[0]) @ w), [a, b])
-    np.testing.assert_allclose(ga.asnumpy(), fd[0], rtol=1e-6)
-    np.testing.assert_allclose(gb.asnumpy(), fd[1], rtol=1e-6)
+    for grads in (ms.grad(ms.jit(loss), (0, 1))(ms.Tensor(a), ms.Tensor(b)),
+                  ms.jit(ms.grad(loss, (0, 1)))(ms.Tensor(a), ms.Tensor(b))):
+        np.testing.assert_allclose(grads[0].asnumpy(), fd[0], rtol=1e-6)
+        np.testing.assert_allclose(grads[1].asnumpy(), fd[1], rtol=1e-6)
 
 
 def check_fused_elementwise():

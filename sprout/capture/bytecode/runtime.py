@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ... import context
-from ...autodiff.tape import record_custom
+from ...autodiff.compiled import CompiledGraph
 from ...core import dispatch
 from ...core.tensor import Tensor
 from ...ir.builder import Tracer
@@ -124,21 +124,21 @@ class Entry:
     """One captured segment: ``check`` (guards + input fetch), the compiled graph, ``exit`` (rebuilds
     the frame or the return value), and what follows (return, or the Python instruction at ``pc``)."""
 
-    __slots__ = ("check", "fn", "exit", "ret", "pc", "kwnames", "n_out", "updates", "vjp", "guards", "graph",
+    __slots__ = ("check", "fn", "exit", "ret", "pc", "kwnames", "n_out", "updates", "cg", "guards", "graph",
                  "const_outs", "hits", "fast")
 
     def run(self, L, S, E, inputs):
         fn = self.fn
         if fn is None:
             return self.exit(L, S, E, EMPTY)
+        if dispatch._tapes:
+            return self.exit(L, S, E, self.run_taped(inputs))
         res = fn(*[t._data for t in inputs])
         n = self.n_out
         if n == 1 and not self.updates and not self.const_outs:
             a = res[0]
             t = _new(Tensor)
             t._data = a if a.__class__ is np.ndarray else np.asarray(a)
-            if dispatch._tapes:
-                record_custom(tuple(inputs), t, self.vjp)
             return self.exit(L, S, E, (t,))
         outs = []
         for k in range(n):
@@ -153,32 +153,18 @@ class Entry:
             for k, idx in enumerate(self.updates):
                 v = res[n + k]
                 inputs[idx]._data = v if v.__class__ is np.ndarray else np.asarray(v)
-        if dispatch._tapes and n:
-            record_custom(tuple(inputs), outs[0] if n == 1 else tuple(outs), self.vjp)
         return self.exit(L, S, E, outs)
 
-
-def _make_vjp(graph, n_out):
-    def vjp(args, out, dout):
-        from ...autodiff.tape import Tape
-        from ...ops import functional as F
-        from ...ir.replay import replay
-
-        tape = Tape()
-        aliases = [F.identity(a) for a in args]
-        for a in aliases:
-            if a.dtype.is_float:
-                tape.watch(a)
-        dispatch.push_tape(tape)
-        try:
-            outs = replay(graph, aliases)[:n_out]
-        finally:
-            dispatch.pop_tape(tape)
-        douts = list(dout) if isinstance(dout, tuple) else [dout]
-        table = tape.backward(outs, douts)
-        return tuple(table.get(id(a)) for a in aliases)
-
-    return vjp
+    def run_taped(self, inputs) -> list:
+        """Under a gradient tape the segment is one differentiable call: its forward also returns the
+        residuals, its backward is compiled from them (the segment never runs twice)."""
+        cg = self.cg
+        if cg is None:
+            cg = self.cg = CompiledGraph(self.graph)
+        outs = cg.call_differentiable(list(inputs))
+        for k in self.const_outs:
+            outs[k]._data = np.array(outs[k]._data)
+        return outs
 
 
 def _build_entry(cap: Capture, kind: str, payload) -> Entry:
@@ -255,7 +241,7 @@ def _build_entry(cap: Capture, kind: str, payload) -> Entry:
         e.ret, e.pc, e.kwnames = False, payload, f.kwnames
         exit_args = (loc_r, stk_r, None, UNBOUND, exc_r)
     graph = cap.builder.finish(outs)
-    e.fn, e.graph, e.vjp, e.updates, e.const_outs, e.n_out = None, None, None, (), (), len(outs)
+    e.fn, e.graph, e.cg, e.updates, e.const_outs, e.n_out = None, None, None, (), (), len(outs)
     inputs: list = []
     if outs or graph.updates:
         graph = run_pipeline(graph)
@@ -268,7 +254,6 @@ def _build_entry(cap: Capture, kind: str, payload) -> Entry:
         e.updates = tuple(pos[t.uid] for t, _ in graph.updates)
         e.const_outs = tuple(k for k, o in enumerate(graph.outputs)
                              if not hasattr(o, "uid") or o.uid in pos)
-        e.vjp = _make_vjp(graph, len(outs))
     parts = [check_part(cap.guards, inputs), exit_part(*exit_args)]
     arity = cap.rt.arity
     if kind == "return" and cap.pc == 0 and arity >= 0:
@@ -294,7 +279,7 @@ def _python_entry(pc: int, kwnames: tuple) -> Entry:
     """The segment at ``pc`` breaks at its first instruction: nothing to compile or guard (running an
     instruction as Python is right for any values), the frame passes through unchanged."""
     e = Entry()
-    e.check, e.exit, e.fn, e.fast, e.graph, e.vjp = _no_guards, _same_frame, None, None, None, None
+    e.check, e.exit, e.fn, e.fast, e.graph, e.cg = _no_guards, _same_frame, None, None, None, None
     e.ret, e.pc, e.kwnames, e.n_out, e.updates, e.const_outs, e.guards, e.hits = False, pc, kwnames, 0, (), (), [], 0
     return e
 

@@ -1,0 +1,142 @@
+"""A compiled graph as a callable on Tensors: the plain run, and the differentiable call that puts one
+node on the innermost eager tape whose backward is the compiled backward graph (the graph split once
+into forward + residuals and backward). Used by jitted functions and PIJit segments alike."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..backend.interpret import GraphRuntimeError, describe_node
+from ..backend.pycodegen import Generated, generate
+from ..core import dispatch
+from ..core.tensor import Tensor
+from ..ir.graph import Graph
+from ..ir.replay import replay
+from ..passes import run_pipeline
+from .grad_graph import split
+
+_new = object.__new__
+
+
+def _wrap(a: Any) -> Tensor:
+    t = _new(Tensor)
+    t._data = a if a.__class__ is np.ndarray else np.asarray(a)
+    return t
+
+
+def located(gen: Generated, exc: BaseException) -> BaseException:
+    """Map an exception raised inside generated code to the node (and user line) that raised it."""
+    tb = exc.__traceback__
+    node = None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == gen.filename:
+            node = gen.node_at(tb.tb_lineno)
+        tb = tb.tb_next
+    if node is None or gen.graph is None:
+        return exc
+    return GraphRuntimeError(describe_node(gen.graph, node, exc))
+
+
+class CompiledGraph:
+    """A graph callable on Tensors given in the order of ``signature`` (the Vars of the graph's
+    original inputs; passes may have pruned some). Returns the output Tensors and writes
+    ``graph.updates`` back into the corresponding input tensors."""
+
+    def __init__(self, graph: Graph, signature: list | None = None, level: str | None = None):
+        self.graph = graph
+        self.level = level  # jit_level for graphs derived from this one (forward/backward)
+        sig = graph.inputs if signature is None else signature
+        index = {v.uid: k for k, v in enumerate(sig)}
+        self.signature = list(sig)
+        self.pick = [index[v.uid] for v in graph.inputs]
+        self.update_pos = [index[t.uid] for t, _ in graph.updates]
+        self.n_out = len(graph.outputs)
+        self._gen: Generated | None = None
+        self._grad: _GradInfo | None = None
+
+    @property
+    def generated(self) -> Generated:
+        if self._gen is None:
+            self._gen = generate(self.graph)
+        return self._gen
+
+    def run_arrays(self, arrays: list) -> tuple:
+        gen = self.generated
+        try:
+            return gen.function("graph_fn")(*[arrays[k] for k in self.pick])
+        except GraphRuntimeError:
+            raise
+        except Exception as exc:
+            raise located(gen, exc) from exc
+
+    def __call__(self, *tensors) -> list:
+        if dispatch._builders:  # inside a graph under construction: copy the nodes in
+            pool = dict(zip((v.uid for v in self.signature), tensors))
+            return replay(self.graph, [pool[v.uid] for v in self.graph.inputs])[:self.n_out]
+        if dispatch._tapes:
+            return self.call_differentiable(list(tensors))
+        res = self.run_arrays([t._data for t in tensors])
+        self._write_back(tensors, res[self.n_out:])
+        return [_wrap(o) for o in res[:self.n_out]]
+
+    def _write_back(self, tensors, values) -> None:
+        for pos, value in zip(self.update_pos, values):
+            tensors[pos]._data = value if value.__class__ is np.ndarray else np.asarray(value)
+
+    # ---- gradients across the boundary ----------------------------------------------------------
+    def grad_info(self) -> _GradInfo:
+        if self._grad is None:
+            self._grad = _GradInfo(self)
+        return self._grad
+
+    def call_differentiable(self, tensors: list) -> list:
+        """Run the forward (which also returns the residuals) and record ONE node on the innermost tape
+        that sees an input; its vjp runs the compiled backward on the residuals. Outer tapes see the
+        forward as a differentiable call of its own (its outputs include the residuals), so higher
+        orders differentiate the backward without re-running any forward."""
+        tape = next((t for t in reversed(dispatch._tapes) if t.sees(tensors)), None)
+        if tape is None:
+            res = self.run_arrays([t._data for t in tensors])
+            self._write_back(tensors, res[self.n_out:])
+            return [_wrap(o) for o in res[:self.n_out]]
+        info = self.grad_info()
+        with dispatch.suspend_tapes([tape]):
+            res = info.forward(*tensors)
+        n_out = self.n_out
+        outs, computed = res[:n_out], res[n_out:]
+        residuals = [tensors[i] if kind == "in" else computed[i] for kind, i in info.res_from]
+        diff_outs = [outs[i] for i in info.dout_of]
+        if not diff_outs:
+            return outs
+
+        def vjp(args, out, dout):
+            douts = list(dout) if isinstance(dout, tuple) else [dout]
+            grads = info.backward(*residuals, *douts) if info.grad_of else ()
+            full: list = [None] * len(args)
+            for k, g in zip(info.grad_of, grads):
+                full[k] = g
+            return tuple(full)
+
+        tape.record_custom(tuple(tensors), diff_outs[0] if len(diff_outs) == 1 else tuple(diff_outs), vjp)
+        return outs
+
+
+class _GradInfo:
+    """The compiled forward(+residuals) and backward of a CompiledGraph, built once on demand.
+
+    Every graph here is called with the CompiledGraph's *signature* (passes may have pruned inputs
+    of ``cg.graph``), so gradients and input residuals are indexed by signature position."""
+
+    def __init__(self, cg: CompiledGraph):
+        s = split(cg.graph)
+        fwd = run_pipeline(s.forward, level=cg.level)
+        bwd = run_pipeline(s.backward, level=cg.level)
+        self.dout_of = s.dout_of
+        self.grad_of = [cg.pick[k] for k in s.grad_of]
+        self.res_from = [(kind, cg.pick[i] if kind == "in" else i) for kind, i in s.res_from]
+        # the split's primal inputs are fresh Vars standing for the graph's inputs: call by signature
+        primal = s.forward.inputs
+        sig = [primal[cg.pick.index(k)] if k in cg.pick else v for k, v in enumerate(cg.signature)]
+        self.forward = CompiledGraph(fwd, sig, cg.level)
+        self.backward = CompiledGraph(bwd, s.backward.inputs, cg.level)
