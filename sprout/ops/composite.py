@@ -15,7 +15,7 @@ from .functional import _as_tensor, _axis_attr, _to_float as _float
 
 __all__ = ["clamp", "clip_by_value", "clip", "masked_fill", "logsumexp", "std", "var", "var_mean", "std_mean",
            "erf", "gelu", "fast_gelu", "silu", "softplus", "leaky_relu", "elu", "relu6", "hardswish", "hardsigmoid",
-           "mish", "logsigmoid", "dense", "flatten", "layer_norm", "batch_norm", "addn", "l2_loss", "norm", "bmm",
+           "mish", "logsigmoid", "dense", "flatten", "layer_norm", "batch_norm", "addn", "l2_loss", "bmm",
            "outer", "eye", "tril", "triu", "square_difference", "argmax_with_value", "argmin_with_value",
            "count_nonzero", "isclose", "mm", "baddbmm", "unsqueeze"]
 
@@ -278,20 +278,6 @@ def square_difference(x, y):
 
 def l2_loss(x):
     return F.div(F.sum(F.square(_as_tensor(x, "L2Loss"))), 2)
-
-
-def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
-    """Frobenius / 2-norm (ord None or 2 on vectors), 1-norm and inf-norm of vectors."""
-    x = _float(_as_tensor(A, "norm"))
-    if dtype is not None:
-        x = F.cast(x, dtype)
-    if ord in (None, 2, "fro"):
-        return F.sqrt(F.sum(F.square(x), dim, keepdim))
-    if ord == 1:
-        return F.sum(F.abs(x), dim, keepdim)
-    if ord == float("inf"):
-        return F.amax(F.abs(x), dim, keepdim)
-    raise NotImplementedError(f"norm: ord={ord!r} is not supported by sprout")
 
 
 def bmm(input_x, mat2):

@@ -26,12 +26,15 @@ __all__ = ["tan", "asin", "arcsin", "acos", "arccos", "atan", "arctan", "sinh", 
            "approximate_equal", "eq", "erfinv_", "inv", "full_like"]
 
 
-def _float_unary(prim):
+def _float_unary(prim, lift: bool = False):
+    """MindSpore's CPU kernels refuse integer inputs to most of these (TypeError from the op's infer rule);
+    ``lift``: the few that accept them compute in float32 (sinc, lgamma)."""
     def fn(input):  # noqa: A002 - MindSpore's argument name
-        return bind(prim, (_to_float(_as_tensor(input, prim.name)),), {})
+        x = _as_tensor(input, prim.name)
+        return bind(prim, (_to_float(x) if lift else x,), {})
 
     fn.__name__ = prim.name.lower()
-    fn.__doc__ = f"Elementwise {prim.name}; integer inputs compute in float32."
+    fn.__doc__ = f"Elementwise {prim.name}" + ("; integer inputs compute in float32." if lift else " (float inputs).")
     return fn
 
 
@@ -44,10 +47,10 @@ cosh = _float_unary(M.COSH)
 asinh = arcsinh = _float_unary(M.ASINH)
 acosh = arccosh = _float_unary(M.ACOSH)
 atanh = arctanh = _float_unary(M.ATANH)
-sinc = _float_unary(M.SINC)
+sinc = _float_unary(M.SINC, lift=True)
 erfc = _float_unary(M.ERFC)
 erfinv = _float_unary(M.ERFINV)
-lgamma = _float_unary(M.LGAMMA)
+lgamma = _float_unary(M.LGAMMA, lift=True)
 digamma = _float_unary(M.DIGAMMA)
 bessel_i0 = i0 = _float_unary(M.BESSEL_I0)
 bessel_i0e = _float_unary(M.BESSEL_I0E)
@@ -75,13 +78,15 @@ def polygamma(n, input):  # noqa: A002
     n = int(n.item()) if isinstance(n, Tensor) else n
     if not isinstance(n, int) or isinstance(n, bool) or n < 0:
         raise TypeError(f"polygamma: n must be a non-negative int, got {n!r}")
-    return bind(M.POLYGAMMA, (_to_float(_as_tensor(input, "Polygamma")),), {"n": n})
+    return bind(M.POLYGAMMA, (_as_tensor(input, "Polygamma"),), {"n": n})
 
 
 def mvlgamma(input, p):  # noqa: A002
     """Multivariate log-gamma of dimension ``p``: sum_j lgamma(x - j/2) + p(p-1)/4 log(pi); every
     element must exceed (p - 1) / 2."""
-    x = _to_float(_as_tensor(input, "mvlgamma"))
+    x = _as_tensor(input, "mvlgamma")
+    if not x.dtype.is_float:
+        raise TypeError(f"mvlgamma: expects a float tensor, got {x.dtype}")
     if not isinstance(p, int) or p < 1:
         raise ValueError(f"mvlgamma: p must be a positive int, got {p!r}")
     if np.any(x.asnumpy() <= (p - 1) / 2) if not _tracing() else False:
@@ -99,11 +104,13 @@ def _tracing() -> bool:
     return bool(dispatch._builders)
 
 
-def _float_binary(prim, name=None):
+def _float_binary(prim, name=None, lift=False):
+    """Promote the operands; integer tensors are refused by the op (``lift``: computed in float32)."""
     def fn(input, other):  # noqa: A002
         a, b = _bin(input, other, prim.name)
-        a = _to_float(a) if isinstance(a, Tensor) else float(a)
-        b = _to_float(b) if isinstance(b, Tensor) else float(b)
+        if lift:
+            a = _to_float(a) if isinstance(a, Tensor) else float(a)
+            b = _to_float(b) if isinstance(b, Tensor) else float(b)
         if isinstance(a, Tensor) and isinstance(b, Tensor) and a.dtype is not b.dtype:
             dt = mstype.promote(a.dtype, b.dtype)
             a, b = cast(a, dt), cast(b, dt)
@@ -119,7 +126,7 @@ atan2 = arctan2 = _float_binary(M.ATAN2, "atan2")
 hypot = _float_binary(M.HYPOT, "hypot")
 xlogy = _float_binary(M.XLOGY, "xlogy")
 xdivy = _float_binary(M.XDIVY, "xdivy")
-copysign = _float_binary(M.COPYSIGN, "copysign")
+copysign = _float_binary(M.COPYSIGN, "copysign", lift=True)
 logaddexp = _float_binary(M.LOGADDEXP, "logaddexp")
 logaddexp2 = _float_binary(M.LOGADDEXP2, "logaddexp2")
 nextafter = _float_binary(M.NEXTAFTER, "nextafter")
@@ -129,8 +136,8 @@ zeta = _float_binary(M.ZETA, "zeta")
 
 
 def heaviside(input, values):  # noqa: A002
-    """0 for x < 0, ``values`` where x == 0, 1 for x > 0 (float inputs of one dtype)."""
-    return _float_binary(M.HEAVISIDE)(input, values)
+    """0 for x < 0, ``values`` where x == 0, 1 for x > 0 (integer inputs keep their dtype)."""
+    return _float_binary(M.HEAVISIDE, "heaviside")(input, values)
 
 
 def fmod(input, other):  # noqa: A002
@@ -181,12 +188,19 @@ def population_count(input_x):
 _LN2, _LN10 = math.log(2.0), math.log(10.0)
 
 
+def _float_only(x, op):
+    t = _as_tensor(x, op)
+    if not t.dtype.is_float:
+        raise TypeError(f"{op}: expects a float16, float32 or float64 tensor, got {t.dtype}")
+    return t
+
+
 def log2(input):  # noqa: A002
-    return div(log(input), _LN2)
+    return div(log(_float_only(input, "log2")), _LN2)
 
 
 def log10(input):  # noqa: A002
-    return div(log(input), _LN10)
+    return div(log(_float_only(input, "log10")), _LN10)
 
 
 def exp2(input):  # noqa: A002
@@ -219,18 +233,18 @@ def lerp(input, end, weight):  # noqa: A002
 
 
 def deg2rad(x):
-    return mul(_to_float(_as_tensor(x, "deg2rad")), math.pi / 180.0)
+    return mul(_float_only(x, "deg2rad"), math.pi / 180.0)
 
 
 def rad2deg(x):
-    return mul(_to_float(_as_tensor(x, "rad2deg")), 180.0 / math.pi)
+    return mul(_float_only(x, "rad2deg"), 180.0 / math.pi)
 
 
 def logit(input, eps=None):  # noqa: A002
     """log(p / (1 - p)), p clamped to [eps, 1 - eps] when eps is given."""
     from .composite import clamp
 
-    x = _to_float(_as_tensor(input, "logit"))
+    x = _float_only(input, "logit")
     if eps is not None:
         x = clamp(x, float(eps), 1.0 - float(eps))
     return log(div(x, sub(1.0, x)))
@@ -270,10 +284,11 @@ def floormod(x, y):
 
 
 def inv(x):
-    """1 / x (int inputs give float32)."""
+    """1 / x; an integer tensor stays integer (truncated quotient), as MindSpore's Inv."""
     from .functional import reciprocal
 
-    return reciprocal(x)
+    t = _as_tensor(x, "Inv")
+    return reciprocal(t) if t.dtype.is_float else truncate_div(Tensor(np.ones((), t.dtype.np)), t)
 
 
 # old-style aliases MindSpore still exports (ops.tensor_add ...)
@@ -383,20 +398,14 @@ def addcmul(input, tensor1, tensor2, value=1):  # noqa: A002
 def isneginf(input):  # noqa: A002
     from .functional import isinf, less
 
-    x = _as_tensor(input, "isneginf")
-    if not x.dtype.is_float:
-        from .functional import zeros_like
-        return cast(zeros_like(x), mstype.bool_)
+    x = _float_only(input, "isneginf")
     return isinf(x) & less(x, 0)
 
 
 def isposinf(input):  # noqa: A002
     from .functional import greater, isinf
 
-    x = _as_tensor(input, "isposinf")
-    if not x.dtype.is_float:
-        from .functional import zeros_like
-        return cast(zeros_like(x), mstype.bool_)
+    x = _float_only(input, "isposinf")
     return isinf(x) & greater(x, 0)
 
 

@@ -12,9 +12,18 @@ from .elementwise import _no_grad, _unbroadcast, elementwise
 _B = mstype.bool_
 
 
+def _floats_only(xs) -> None:
+    """The kernels below run eagerly without the infer rule: refuse what NumPy would quietly accept (an
+    integer tensor); dispatch then reports the infer rule's TypeError, which names the op."""
+    for x in xs:
+        if isinstance(x, np.ndarray) and x.dtype.kind != "f":
+            raise TypeError("float tensors only")
+
+
 def _quiet(fn):
     """``fn`` with NumPy's domain/overflow warnings off: out-of-domain inputs give NaN/inf silently."""
     def impl(*xs):
+        _floats_only(xs)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             return fn(*xs)
 
@@ -38,6 +47,7 @@ def scipy_special(name: str):
 def _special(name: str):
     """A kernel calling ``scipy.special.<name>``; the result keeps the first float input's dtype."""
     def impl(*xs):
+        _floats_only(xs)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             out = np.asarray(scipy_special(name)(*xs))
         ref = next((x for x in xs if isinstance(x, np.ndarray) and x.dtype.kind == "f"), None)
@@ -96,6 +106,7 @@ DIGAMMA = _unary("Digamma", _special("psi"), lambda x, out: F.polygamma(1, x))
 
 
 def _polygamma_impl(x, n):
+    _floats_only((x,))
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         return np.asarray(scipy_special("polygamma")(n, x)).astype(x.dtype, copy=False)
 
@@ -163,6 +174,7 @@ def _hypot_bprop(x, y, out, d):
 def _xlogy_impl(x, y):
     """x * log(y). MindSpore 2.10's CPU kernel computes exactly this (xlogy(0, 0) is NaN), although its
     documentation promises 0 wherever x == 0; sprout follows the kernel."""
+    _floats_only((x, y))
     with np.errstate(divide="ignore", invalid="ignore"):
         return x * np.log(y)
 
@@ -172,6 +184,7 @@ def _xlogy_bprop(x, y, out, d):
 
 
 def _xdivy_impl(x, y):
+    _floats_only((x, y))
     with np.errstate(divide="ignore", invalid="ignore"):
         out = np.true_divide(x, y)
     return np.where(x == 0, np.zeros((), out.dtype), out).astype(out.dtype, copy=False)
@@ -211,7 +224,12 @@ COPYSIGN = _binary("CopySign", np.copysign, _copysign_bprop)
 FMOD = _binary("Fmod", np.fmod, _fmod_bprop)
 LOGADDEXP = _binary("LogAddExp", np.logaddexp, _logaddexp_bprop)
 LOGADDEXP2 = _binary("LogAddExp2", np.logaddexp2, _logaddexp2_bprop)
-HEAVISIDE = _binary("Heaviside", np.heaviside, _no_grad)
+def _heaviside_impl(x, values):
+    with np.errstate(invalid="ignore"):
+        return np.heaviside(x, values).astype(x.dtype, copy=False)
+
+
+HEAVISIDE = elementwise("Heaviside", _heaviside_impl, _no_grad, kinds="fiu", fuse=_call_impl(2))
 NEXTAFTER = _binary("NextAfter", np.nextafter, _no_grad)
 
 

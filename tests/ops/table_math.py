@@ -48,7 +48,6 @@ CASES = [
     _u("BesselK1", ops.bessel_k1, sp.k1, P),
     _u("BesselK1e", ops.bessel_k1e, sp.k1e, P),
     Case("Polygamma", lambda x: ops.polygamma(2, x), (P,), lambda x: sp.polygamma(2, x), rtol=1e-6, fd_tol=1e-4),
-    _u("Tan", ops.tan, lambda x: np.tan(x).astype(np.float32), INT(2, 3, lo=-1, hi=2), label="int", grad=()),
     _b("Atan2", ops.atan2, np.arctan2),
     _b("Hypot", ops.hypot, np.hypot),
     _b("Xlogy", ops.xlogy, lambda x, y: x * np.log(y), b=POS(3)),

@@ -13,6 +13,15 @@ UNARY_POS = ["acosh", "arccosh", "lgamma", "digamma", "bessel_y0", "bessel_y1", 
 CASES = [OC(f"{f}", f"ops.{f}(x)", {"x": X}) for f in UNARY_UNIT]
 CASES += [OC(f"{f}_pos", f"ops.{f}(x)", {"x": U(3, 4, lo=1.1, hi=3.0) if "acosh" in f else
                                          U(3, 4, lo=0.05, hi=0.95) if f == "logit" else P}) for f in UNARY_POS]
+INT_RAISES = ["tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "erfc", "erfinv",
+              "digamma", "bessel_i0", "bessel_j1", "bessel_k1e", "log2", "log10", "deg2rad", "logit", "isneginf"]
+INT_OK = ["sinc", "lgamma", "exp2", "frac", "sgn", "signbit", "trunc", "inv", "isreal"]
+CASES += [OC(f"{f}_int_raises", f"ops.{f}(x)", {"x": I(4, lo=1, hi=5)}, check="raises") for f in INT_RAISES]
+CASES += [OC(f"{f}_int", f"ops.{f}(x)", {"x": I(4, lo=1, hi=5)}) for f in INT_OK]
+CASES += [OC(f"{f}_int_raises", f"ops.{f}(x, y)", {"x": I(4, lo=1, hi=5), "y": I(4, lo=1, hi=5)}, check="raises")
+          for f in ["atan2", "hypot", "xlogy", "xdivy", "logaddexp", "nextafter", "igamma", "zeta"]]
+CASES += [OC(f"{f}_int", f"ops.{f}(x, y)", {"x": I(4, lo=-3, hi=5), "y": I(4, lo=1, hi=5)})
+          for f in ["copysign", "heaviside", "fmax"]]
 CASES += [
     OC("erfinv_f64", "ops.erfinv(x)", {"x": U(5, lo=-0.99, hi=0.99, dtype="float64")}),
     OC("lgamma_neg", "ops.lgamma(x)", {"x": U(6, lo=-3.5, hi=-0.1)}),
