@@ -8,6 +8,7 @@ from ..core.dispatch import bind
 from ..core.tensor import Tensor
 from . import linalg_ops as LA
 from . import functional as F
+from .composite import _float_input
 from .functional import _as_tensor, _to_float
 
 __all__ = ["inverse", "matrix_inverse", "det", "matrix_determinant", "slogdet", "log_matrix_determinant", "logdet",
@@ -20,10 +21,7 @@ __all__ = ["inverse", "matrix_inverse", "det", "matrix_determinant", "slogdet", 
 
 def _float_matrix(x, op: str) -> Tensor:
     """MindSpore's linear-algebra kernels refuse integer tensors (TypeError)."""
-    t = _as_tensor(x, op)
-    if not t.dtype.is_float:
-        raise TypeError(f"{op}: expects a float16, float32 or float64 tensor, got {t.dtype}")
-    return t
+    return _float_input(x, op)
 
 
 def inverse(input):  # noqa: A002

@@ -189,10 +189,9 @@ _LN2, _LN10 = math.log(2.0), math.log(10.0)
 
 
 def _float_only(x, op):
-    t = _as_tensor(x, op)
-    if not t.dtype.is_float:
-        raise TypeError(f"{op}: expects a float16, float32 or float64 tensor, got {t.dtype}")
-    return t
+    from .composite import _float_input
+
+    return _float_input(x, op)
 
 
 def log2(input):  # noqa: A002
