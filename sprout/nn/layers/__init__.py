@@ -6,5 +6,9 @@ from .container import SequentialCell, CellList, CellDict  # noqa: F401
 from .conv import Conv1d, Conv2d, Conv3d  # noqa: F401
 from .conv_transpose import Conv1dTranspose, Conv2dTranspose, Conv3dTranspose  # noqa: F401
 from .embedding import Embedding  # noqa: F401
-from .pooling import MaxPool2d, AvgPool2d  # noqa: F401
+from .pooling import MaxPool1d, MaxPool2d, MaxPool3d, AvgPool1d, AvgPool2d, AvgPool3d  # noqa: F401
+from .adaptive_pool import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveAvgPool3d, AdaptiveMaxPool1d,  # noqa: F401
+                            AdaptiveMaxPool2d, AdaptiveMaxPool3d)
+from .padding import (Pad, ConstantPad1d, ConstantPad2d, ConstantPad3d, ZeroPad2d, ReflectionPad1d,  # noqa: F401
+                      ReflectionPad2d, ReflectionPad3d, ReplicationPad1d, ReplicationPad2d, ReplicationPad3d)
 from .normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, LayerNorm, GroupNorm  # noqa: F401
