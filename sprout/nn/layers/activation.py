@@ -61,6 +61,9 @@ class LeakyReLU(Cell):
 
     def __init__(self, alpha=0.2):
         super().__init__()
+        if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
+            raise TypeError(f"For 'leaky_relu', the type of 'alpha' should be one of '['float', 'int']', but got "
+                            f"type '{type(alpha).__name__}'.")
         self.alpha = alpha
 
     def construct(self, x):
@@ -68,8 +71,14 @@ class LeakyReLU(Cell):
 
 
 class ELU(Cell):
+    """x if x > 0 else exp(x) - 1 (MindSpore's Elu supports alpha == 1.0 only)."""
+
     def __init__(self, alpha=1.0):
         super().__init__()
+        if not isinstance(alpha, float):
+            raise TypeError(f"For 'Elu', the 'alpha' must be a float, but got {type(alpha).__name__}.")
+        if alpha != 1.0:
+            raise ValueError(f"For 'Elu', 'alpha' must be 1.0, but got {alpha}.")
         self.alpha = alpha
 
     def construct(self, x):
@@ -85,12 +94,19 @@ class Softplus(Cell):
         return ops.softplus(x, self.beta, self.threshold)
 
 
+def _check_axis(axis, owner: str):
+    if isinstance(axis, bool) or not isinstance(axis, (int, tuple)):
+        raise TypeError(f"For '{owner}', the type of 'axis' should be one of '[int, tuple of int]', but got "
+                        f"{type(axis)}.")
+    return axis
+
+
 class Softmax(Cell):
     """exp(x) / sum(exp(x)) along ``axis``."""
 
     def __init__(self, axis=-1):
         super().__init__()
-        self.axis = axis
+        self.axis = _check_axis(axis, "Softmax")
 
     def construct(self, x):
         return ops.softmax(x, self.axis)
@@ -101,7 +117,7 @@ class LogSoftmax(Cell):
 
     def __init__(self, axis=-1):
         super().__init__()
-        self.axis = axis
+        self.axis = _check_axis(axis, "LogSoftmax")
 
     def construct(self, x):
         return ops.log_softmax(x, self.axis)
@@ -134,7 +150,7 @@ class Softsign(Cell):
         return ops.div(x, ops.add(ops.abs(x), 1.0))
 
 
-_ACTIVATIONS = {
+_ACTIVATIONS = {  # extended with the cells of activation_ext.py there
     "relu": ReLU, "relu6": ReLU6, "sigmoid": Sigmoid, "tanh": Tanh, "gelu": GELU, "fast_gelu": FastGelu,
     "silu": SiLU, "leakyrelu": LeakyReLU, "elu": ELU, "softplus": Softplus, "softmax": Softmax,
     "logsoftmax": LogSoftmax, "hswish": HSwish, "hsigmoid": HSigmoid, "mish": Mish, "logsigmoid": LogSigmoid,

@@ -1,10 +1,12 @@
 """Normalization layers: BatchNorm1d/2d (MindSpore momentum convention), LayerNorm, GroupNorm."""
 from __future__ import annotations
 
+import numbers
+
 from ... import dtype as mstype
 from ... import ops
-from ...common.initializer import initializer
-from ...core.tensor import Parameter
+from ...common.initializer import Initializer, initializer
+from ...core.tensor import Parameter, Tensor
 from ...ops.composite import layer_norm_stats
 from ..cell import Cell
 
@@ -19,7 +21,10 @@ class _BatchNorm(Cell):
                  moving_mean_init="zeros", moving_var_init="ones", use_batch_statistics=None, data_format="NCHW",
                  dtype=mstype.float32):
         super().__init__()
-        if not isinstance(num_features, int) or num_features < 1:
+        if isinstance(num_features, bool) or not isinstance(num_features, int):
+            raise TypeError(f"For '{self.cls_name}', the type of 'num_features' should be 'int', but got type "
+                            f"'{type(num_features).__name__}'.")
+        if num_features < 1:
             raise ValueError(f"For '{self.cls_name}', the 'num_features' must be at least 1, but got {num_features}.")
         if momentum < 0 or momentum > 1:
             raise ValueError(f"For '{self.cls_name}', the 'momentum' must be a number in range [0, 1], "
@@ -83,10 +88,128 @@ class BatchNorm2d(_BatchNorm):
     _ranks = (4,)
 
 
-class BatchNorm3d(_BatchNorm):
-    """BatchNorm over (N, C, D, H, W) inputs."""
+class BatchNorm3d(Cell):
+    """BatchNorm over (N, C, D, H, W) inputs: a BatchNorm2d named ``bn2d`` over (N, C, D * H, W), as in MindSpore
+    (so the parameters are ``bn2d.moving_mean``, ``bn2d.gamma`` ...)."""
 
-    _ranks = (5,)
+    def __init__(self, num_features, eps=1e-5, momentum=0.9, affine=True, gamma_init="ones", beta_init="zeros",
+                 moving_mean_init="zeros", moving_var_init="ones", use_batch_statistics=None, dtype=mstype.float32):
+        super().__init__()
+        self.bn2d = BatchNorm2d(num_features, eps, momentum, affine, gamma_init, beta_init, moving_mean_init,
+                                moving_var_init, use_batch_statistics, "NCHW", dtype)
+
+    def construct(self, x):
+        if x.ndim != 5:
+            raise ValueError(f"For '{self.cls_name}', the in_shape must have 5 dims, but got {x.ndim}.")
+        n, c, d, h, w = x.shape
+        return ops.reshape(self.bn2d(ops.reshape(x, (n, c, d * h, w))), (n, c, d, h, w))
+
+
+class SyncBatchNorm(_BatchNorm):
+    """BatchNorm whose batch statistics are shared across the processes of ``process_groups``. sprout runs one
+    process (rank 0 of a group of 1), where it is exactly BatchNorm; inputs are (N, C) or (N, C, H, W)."""
+
+    _ranks = (2, 4)
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.9, affine=True, gamma_init="ones", beta_init="zeros",
+                 moving_mean_init="zeros", moving_var_init="ones", use_batch_statistics=None, process_groups=None,
+                 dtype=mstype.float32):
+        super().__init__(num_features, eps, momentum, affine, gamma_init, beta_init, moving_mean_init,
+                         moving_var_init, use_batch_statistics, "NCHW", dtype)
+        self.process_groups = process_groups
+        self.rank_id, self.rank_size = 0, 1
+        if process_groups not in (None, 0):
+            if not isinstance(process_groups, list):
+                raise ValueError(f"The parameter 'process_groups' must be isinstance of {list}, but got "
+                                 f"{process_groups}.")
+            seen = set()
+            for group in process_groups:
+                if not isinstance(group, list):
+                    raise ValueError(f"The parameter 'sub group' must be isinstance of {list}, but got {group}.")
+                for rid in group:
+                    if isinstance(rid, bool) or not isinstance(rid, int) or not 0 <= rid < self.rank_size:
+                        raise ValueError(f"For '{self.cls_name}', the 'rank id in process_groups' must be in range "
+                                         f"of [0, {self.rank_size}), but got {rid}.")
+                    if rid in seen:
+                        raise ValueError(f"For '{self.cls_name}', rank id in 'process_groups' must not be duplicated, "
+                                         f"but got {process_groups}.")
+                    seen.add(rid)
+
+
+class _InstanceNorm(Cell):
+    """Normalise each (sample, channel) over its spatial axes, then scale/shift by gamma/beta. In training the
+    moving statistics follow the batch average of the instance statistics with weight ``momentum``
+    (moving = (1 - momentum) * moving + momentum * stat); they are never used for the output."""
+
+    _rank = 4
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, gamma_init="ones", beta_init="zeros",
+                 dtype=mstype.float32):
+        super().__init__()
+        owner = self.cls_name
+        for name, v, types in (("num_features", num_features, int), ("eps", eps, float),
+                               ("momentum", momentum, float), ("affine", affine, bool)):
+            if (isinstance(v, bool) and types is not bool) or not isinstance(v, types):
+                raise TypeError(f"For '{owner}', the type of '{name}' should be '{types.__name__}', but got type "
+                                f"'{type(v).__name__}'.")
+        for key, val in (("gamma_init", gamma_init), ("beta_init", beta_init)):
+            if not isinstance(val, (Tensor, numbers.Number, str, Initializer)):
+                raise TypeError(f"For '{owner}', the type of '{key}' must be in [Tensor, numbers.Number, str, "
+                                f"Initializer], but got type {type(val).__name__}.")
+            if isinstance(val, Tensor) and val.dtype is not mstype.float32:
+                raise TypeError(f"For '{owner}', the type of '{key}' must be float32, but got {val.dtype}.")
+        if num_features < 1:
+            raise ValueError(f"For '{owner}', the 'num_features' must be at least 1, but got {num_features}.")
+        if momentum < 0 or momentum > 1:
+            raise ValueError(f"For '{owner}', the 'momentum' must be a number in range [0, 1], but got {momentum}.")
+        self.num_features, self.eps, self.momentum = num_features, eps, momentum
+        self.moving_mean = Parameter(initializer("zeros", num_features, dtype=dtype), name="mean", requires_grad=False)
+        self.moving_variance = Parameter(initializer("ones", num_features, dtype=dtype), name="variance",
+                                         requires_grad=False)
+        self.gamma = Parameter(initializer(gamma_init, num_features, dtype=dtype), name="gamma", requires_grad=affine)
+        self.beta = Parameter(initializer(beta_init, num_features, dtype=dtype), name="beta", requires_grad=affine)
+
+    def construct(self, x):
+        if x.ndim != self._rank:
+            raise ValueError(f"For '{self.cls_name}', the in_shape must have {self._rank} dims, but got {x.ndim}.")
+        axes = tuple(range(2, x.ndim))
+        y, mean, var = layer_norm_stats(x, axes, self.eps)
+        bshape = (1, self.num_features) + (1,) * (x.ndim - 2)
+        y = ops.add(ops.mul(y, ops.reshape(self.gamma, bshape)), ops.reshape(self.beta, bshape))
+        if self.training:
+            count = 1
+            for d in x.shape[2:]:
+                count *= d
+            unbias = count / (count - 1) if count > 1 else 1.0
+            m = self.momentum
+            batch_mean = ops.mean(ops.reshape(ops.stop_gradient(mean), (x.shape[0], self.num_features)), 0)
+            batch_var = ops.mean(ops.reshape(ops.stop_gradient(var), (x.shape[0], self.num_features)), 0)
+            ops.assign(self.moving_mean, ops.add(ops.mul(self.moving_mean, 1.0 - m), ops.mul(batch_mean, m)))
+            ops.assign(self.moving_variance, ops.add(ops.mul(self.moving_variance, 1.0 - m),
+                                                     ops.mul(batch_var, m * unbias)))
+        return y
+
+    def extend_repr(self) -> str:
+        return (f"num_features={self.num_features}, eps={self.eps}, momentum={self.momentum}, gamma={self.gamma}, "
+                f"beta={self.beta}, moving_mean={self.moving_mean}, moving_variance={self.moving_variance}")
+
+
+class InstanceNorm1d(_InstanceNorm):
+    """Instance normalisation of (N, C, L)."""
+
+    _rank = 3
+
+
+class InstanceNorm2d(_InstanceNorm):
+    """Instance normalisation of (N, C, H, W)."""
+
+    _rank = 4
+
+
+class InstanceNorm3d(_InstanceNorm):
+    """Instance normalisation of (N, C, D, H, W)."""
+
+    _rank = 5
 
 
 class LayerNorm(Cell):
