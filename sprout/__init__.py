@@ -3,6 +3,7 @@ from . import dtype  # noqa: F401
 from .dtype import (bool_, uint8, uint16, uint32, uint64, int8, int16, int32, int64, float16,  # noqa: F401
                     float32, float64, half, single, double, dtype_to_nptype, pytype_to_dtype)
 from . import context  # noqa: F401
+from .context import STRICT, COMPATIBLE, LAX  # noqa: F401
 from .context import (set_context, get_context, GRAPH_MODE, PYNATIVE_MODE, ParallelMode,  # noqa: F401
                       set_auto_parallel_context, get_auto_parallel_context, reset_auto_parallel_context)
 from .core.tensor import Tensor, Parameter, ParameterTuple  # noqa: F401

@@ -26,6 +26,9 @@ _DEFAULTS: dict[str, Any] = {
     "kernel_cache_dir": os.path.join(os.path.expanduser("~"), ".cache", "sprout"),
     # optimisation level for compiled graphs when jit() gives none: "O0" no fusion, "O1" fusion (docs/fusion.md)
     "jit_level": "",
+    # what AST capture does with code a graph cannot express when jit() gives no level (docs/syntax.md):
+    # "LAX" runs it as Python between graph segments (JIT Fallback), "STRICT"/"COMPATIBLE" refuse it
+    "jit_syntax_level": "LAX",
     # accepted for MindSpore compatibility; they change nothing on CPU
     "max_call_depth": 1000,
     "pynative_synchronize": False,
@@ -41,6 +44,10 @@ _DEFAULTS: dict[str, Any] = {
 }
 
 _VALID_DEVICE = ("CPU", "GPU", "Ascend")
+# MindSpore's syntax-level constants (ms.STRICT, ms.COMPATIBLE, ms.LAX) and names
+STRICT, COMPATIBLE, LAX = 0, 1, 2
+_SYNTAX_LEVELS = {STRICT: "STRICT", COMPATIBLE: "COMPATIBLE", LAX: "LAX", "STRICT": "STRICT",
+                  "COMPATIBLE": "COMPATIBLE", "LAX": "LAX"}
 _flags: dict[str, Any] = dict(_DEFAULTS)
 
 
@@ -58,6 +65,10 @@ def set_context(**kwargs: Any) -> None:
                 raise ValueError(f"set_context: sprout runs on CPU only; device_target={value!r} is not available")
         if key == "jit_level" and value not in ("", "O0", "O1", "O2"):
             raise ValueError(f"set_context: jit_level must be one of 'O0', 'O1', 'O2', got {value!r}")
+        if key == "jit_syntax_level":
+            value = _SYNTAX_LEVELS.get(value, value)
+            if value not in _SYNTAX_LEVELS.values():
+                raise ValueError(f"set_context: jit_syntax_level must be STRICT, COMPATIBLE or LAX, got {value!r}")
         if key == "save_graphs":
             value = int(value)
         _flags[key] = value

@@ -84,7 +84,7 @@ def _options(capture_mode, jit_level, dynamic, fullgraph, backend, options) -> d
             raise ValueError(f"jit: mode must be 'PSJit' or 'PIJit', got {mode!r}")
         capture_mode = _MODES[mode]
     cfg = options.pop("jit_config", None)
-    syntax = "STRICT" if fullgraph else "LAX"
+    syntax = "STRICT" if fullgraph else ""  # "": the context's jit_syntax_level (LAX unless set)
     if cfg is not None:
         if isinstance(cfg, dict):
             cfg = JitConfig(**cfg)
@@ -172,10 +172,10 @@ class JitFunction:
         self.where = f"{os.path.basename(code.co_filename)}:{code.co_firstlineno}"
         self.stats_record = _cache.new_stats(fn.__qualname__, self.where)
         self.entries: dict[CacheKey, Executable] = {}
-        self.flags = (opts["capture_mode"], opts["jit_level"], opts["syntax_level"])
+        self._flags = (opts["capture_mode"], opts["jit_level"])
         self._free = _State(None)
         self._states: dict = {}
-        self._target: Callable | None = None
+        self._targets: dict = {}
         try:
             self.arg_names = list(inspect.signature(fn).parameters)
         except (TypeError, ValueError):
@@ -214,11 +214,22 @@ class JitFunction:
         for k in [k for k in self.entries if k.instance is st.iref]:
             del self.entries[k]
 
+    @property
+    def syntax_level(self) -> str:
+        """STRICT / COMPATIBLE / LAX: the decorator's (fullgraph, JitConfig) or else the context's."""
+        return self.opts["syntax_level"] or context._flags["jit_syntax_level"]
+
+    @property
+    def flags(self) -> tuple:
+        return (*self._flags, self.syntax_level)
+
     def target(self) -> Callable:
-        if self._target is None:
+        level = self.syntax_level
+        fn = self._targets.get(level)
+        if fn is None:
             convert = _converter() if self.opts["capture_mode"] == "ast" else None
-            self._target = convert(self.fn, syntax_level=self.opts["syntax_level"]) if convert else self.fn
-        return self._target
+            fn = self._targets[level] = convert(self.fn, syntax_level=level) if convert else self.fn
+        return fn
 
     # ---- calls --------------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
@@ -329,7 +340,7 @@ class JitFunction:
 
     def _capture(self, instance, st: _State, leaves: list, args, kwargs, timings: list) -> Executable:
         t0 = time.perf_counter()
-        if self._target is None:
+        if self.syntax_level not in self._targets:
             self.target()
             timings.append(("ast_convert", (time.perf_counter() - t0) * 1e3))
             t0 = time.perf_counter()
@@ -344,7 +355,7 @@ class JitFunction:
         attr_writes = self.opts["capture_mode"] == "ast" and _converter() is not None
         # AST capture: user callables reached through sprout code (grad(f), a Cell called by a sprout Cell)
         # are converted as this function is (core/hooks.py)
-        scope = _hooks.installed(_callee_hook(self.opts["syntax_level"]) if attr_writes else None)
+        scope = _hooks.installed(_callee_hook(self.syntax_level) if attr_writes else None)
         fallback = False
         try:
             with scope:

@@ -127,7 +127,7 @@ class HostFastEntry:
 
 def fallback(jf, exc: BaseException) -> HostExecutable | None:
     """The host entry replacing a refused AST capture of ``jf`` (None: the refusal stands)."""
-    if jf.opts["syntax_level"] != "LAX" or jf.opts["capture_mode"] != "ast" or not can_fall_back(exc):
+    if jf.syntax_level != "LAX" or jf.opts["capture_mode"] != "ast" or not can_fall_back(exc):
         return None
     if not _plain(jf.fn):
         return None

@@ -210,3 +210,35 @@ def test_seed_002_network_created_inside_jit():
     assert np.allclose(e2, e1) == facts["eager2_equals_eager1"] is False
     assert jitted.stats["host_fallbacks"] == 0 and jitted.stats["compiles"] == 1
     np.testing.assert_allclose(j1, e1, rtol=1e-5, atol=1e-6)
+
+
+def test_context_syntax_level_and_jit_config_precedence():
+    """``set_context(jit_syntax_level=...)`` sets the level for jit() calls that give none; a JitConfig (or
+    ``fullgraph=True``) overrides it (MindSpore's order)."""
+    class Inner:
+        def __init__(self):
+            self.number = 2
+
+        def func(self, x):
+            return self.number * x.asnumpy()
+
+    obj = Inner()
+
+    def f(x):
+        return obj.func(x)
+
+    x = ms.Tensor(np.array(2.0, np.float32))
+    try:
+        assert ms.jit(f)(x) == 4.0  # LAX (the default): a host segment
+        ms.set_context(jit_syntax_level=ms.STRICT)
+        assert ms.get_context("jit_syntax_level") == "STRICT"
+        with pytest.raises(errors.JitValueError, match="asnumpy"):
+            ms.jit(f)(x)
+        assert ms.jit(f, jit_config=ms.JitConfig(jit_syntax_level="LAX"))(x) == 4.0
+        ms.set_context(jit_syntax_level="COMPATIBLE")  # COMPATIBLE has no runtime fallback either
+        with pytest.raises(errors.JitValueError):
+            ms.jit(f)(x)
+        with pytest.raises(ValueError, match="jit_syntax_level"):
+            ms.set_context(jit_syntax_level="LOOSE")
+    finally:
+        ms.set_context(jit_syntax_level=ms.LAX)
