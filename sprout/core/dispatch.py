@@ -228,7 +228,7 @@ def explain_failure(op: Op, args: tuple, attrs: dict, exc: Exception) -> Excepti
         return bad_type(str(bad))
     except Exception:  # noqa: BLE001 - infer itself choked; report the kernel's message below
         pass
-    kind = IndexError if isinstance(exc, IndexError) else OpError
+    kind = IndexError if isinstance(exc, IndexError) else RuntimeError if isinstance(exc, RuntimeError) else OpError
     attr_text = f" with {attrs}" if attrs else ""
     return kind(f"{op.name}: invalid inputs ({describe_args(args)}){attr_text}: {exc}")
 

@@ -619,6 +619,7 @@ from .losses import *  # noqa: E402,F401,F403
 from .hof import *  # noqa: E402,F401,F403
 from .functional_math import *  # noqa: E402,F401,F403
 from .functional_linalg import *  # noqa: E402,F401,F403
+from .functional_gather import *  # noqa: E402,F401,F403
 
 
 def _public_names() -> list:
