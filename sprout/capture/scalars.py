@@ -57,6 +57,15 @@ def _kind_of(x: Any) -> type | None:
     return None
 
 
+def _weak(s: ScalarTracer, t: Tensor) -> tuple:
+    """``s`` and ``t`` cast as eager code types ``t op <Python scalar>`` (``dtype.promote_scalar``)."""
+    from .. import dtype as mstype
+    from ..ops import functional as F
+
+    dt = mstype.promote_scalar(t.dtype, s.py_kind())
+    return (s if s.dtype is dt else F.cast(s, dt)), (t if t.dtype is dt else F.cast(t, dt))
+
+
 def _arith(a: type, b: type) -> type:
     return float if float in (a, b) else int  # bool + bool is an int in Python
 
@@ -74,9 +83,13 @@ def _binary(name: str, rule, reflected: bool):
     base = getattr(Tensor, dunder)
 
     def method(self, other):
-        out = base(self, other)
         other_kind = _kind_of(other)
-        if other_kind is None or not isinstance(out, Tracer) or out.shape != ():
+        if other_kind is None:
+            if isinstance(other, Tensor):  # a tensor meets a Python scalar: the tensor's dtype wins (weak scalar)
+                return base(*_weak(self, other))
+            return base(self, other)
+        out = base(self, other)
+        if not isinstance(out, Tracer) or out.shape != ():
             return out
         return as_scalar(out, rule(self.py_kind, other_kind) if not reflected else rule(other_kind, self.py_kind))
 

@@ -83,6 +83,14 @@ def make_cases(ms) -> dict:
             return x + 1
         return x - y
 
+    @case(t(3.0), strict="JitValueError")
+    def is_on_a_counter(x):
+        a, i, three, two = 0, 0, 3, 2
+        while i < x:  # a and i become traced values; eager's ``a is 3`` compares (cached) Python ints
+            i = i + 1
+            a = a + 1
+        return a is three, a is not two
+
     @case(t(1.0, 2.0), grad=True, strict="JitTypeError")
     def branch_results_differ_in_shape(x):
         if x.sum() > 0:

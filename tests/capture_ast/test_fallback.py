@@ -242,3 +242,14 @@ def test_context_syntax_level_and_jit_config_precedence():
             ms.set_context(jit_syntax_level="LOOSE")
     finally:
         ms.set_context(jit_syntax_level=ms.LAX)
+
+
+def test_mutable_scalars_meet_tensors_as_python_scalars():
+    """``t * mutable(2)`` keeps the tensor's dtype (a weak scalar), as ``t * 2`` does eagerly."""
+    x = ms.Tensor(np.array([1, 2], np.int32))
+    y = ms.Tensor(np.array([1.5, 2.0], np.float16))
+
+    def f(a, x, y):
+        return x * a, a * x, y * a, y + a, x < a, x * (a / 2)
+
+    same(describe(f(2, x, y)), describe(ms.jit(f)(ms.mutable(2), x, y)))

@@ -147,11 +147,19 @@ def is_(ctx, k, a, b, negate=False):
     tracer (True) or one of them is a fresh op result (False); two graph inputs, or an input and a concrete
     tensor, may or may not be one object at run time (a graph cannot tell): refused (LAX runs it as Python)."""
     same = a is b
-    if not same and (is_symbolic(a) or is_symbolic(b)) and isinstance(a, Tensor) and isinstance(b, Tensor):
-        if _maybe_alias(a) and _maybe_alias(b):
+    if not same and (is_symbolic(a) or is_symbolic(b)):
+        if isinstance(a, Tensor) and isinstance(b, Tensor) and _maybe_alias(a) and _maybe_alias(b):
             raise JitValueError("'is' between two tensors that may be one object at run time", ctx.loc(k),
                                 "compare values (ops.equal), or jit_syntax_level=LAX to run it as Python")
+        if isinstance(a, _NUMBERS) or isinstance(b, _NUMBERS):
+            # a traced value may stand for a Python number (a loop counter or branch result that started as
+            # one): eager's ``a is 3`` compares Python objects the graph does not have
+            raise JitValueError("'is' between a traced value and a number", ctx.loc(k),
+                                "compare with ==, or jit_syntax_level=LAX to run it as Python")
     return same != negate
+
+
+_NUMBERS = (bool, int, float, complex)
 
 
 def _maybe_alias(t) -> bool:
