@@ -20,3 +20,5 @@ from .padding import (Pad, ConstantPad1d, ConstantPad2d, ConstantPad3d, ZeroPad2
 from .normalization import (BatchNorm1d, BatchNorm2d, BatchNorm3d, LayerNorm, GroupNorm, SyncBatchNorm,  # noqa: F401
                             InstanceNorm1d, InstanceNorm2d, InstanceNorm3d)
 from .combined import Conv2dBnAct, DenseBnAct  # noqa: F401
+from .rnn_cells import RNNCell, LSTMCell, GRUCell  # noqa: F401
+from .rnns import RNN, LSTM, GRU  # noqa: F401
