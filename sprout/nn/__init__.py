@@ -2,8 +2,9 @@
 from .cell import Cell  # noqa: F401
 from . import layers, optim, loss, wrap, learning_rate_schedule  # noqa: F401
 from .layers import *  # noqa: F401,F403
-from .loss import (LossBase, L1Loss, MSELoss, SmoothL1Loss, SoftmaxCrossEntropyWithLogits,  # noqa: F401
-                   CrossEntropyLoss, NLLLoss, BCELoss, BCEWithLogitsLoss)
+from .loss import (LossBase, L1Loss, MAELoss, MSELoss, RMSELoss, SmoothL1Loss,  # noqa: F401
+                   SoftmaxCrossEntropyWithLogits, CrossEntropyLoss, NLLLoss, BCELoss, BCEWithLogitsLoss)
+from .loss.loss_ext import *  # noqa: F401,F403
 from .optim import Optimizer, SGD, Momentum, Adam, AdamWeightDecay  # noqa: F401
 from .learning_rate_schedule import (LearningRateSchedule, ExponentialDecayLR, NaturalExpDecayLR,  # noqa: F401
                                      InverseDecayLR, CosineDecayLR, PolynomialDecayLR, WarmUpLR)

@@ -4,9 +4,9 @@ and under ``jit``; the same exception types for bad arguments."""
 import pytest
 
 import sprout as ms
-from ms_cases import FIXTURES, Fixture, check_error, check_forward, check_grads
+from ms_cases import CASE_DIR, FIXTURES, Fixture, check_error, check_forward, check_grads
 
-MODULES = sorted(p.stem for p in FIXTURES.glob("*.npz") if not p.stem.startswith("_"))
+MODULES = sorted(p.stem for p in FIXTURES.glob("*.npz") if (CASE_DIR / f"{p.stem}.py").exists())
 FIX = {name: Fixture(name) for name in MODULES}
 CASES = [(name, case) for name in MODULES for case in FIX[name].cases()]
 ERRORS = [(name, key, code) for name in MODULES for key, code in FIX[name].errors()]
