@@ -29,6 +29,9 @@ _DEFAULTS: dict[str, Any] = {
     # what AST capture does with code a graph cannot express when jit() gives no level (docs/syntax.md):
     # "LAX" runs it as Python between graph segments (JIT Fallback), "STRICT"/"COMPATIBLE" refuse it
     "jit_syntax_level": "LAX",
+    # run the IR verifier (sprout.ir.verify: SSA, types, effect token and write-backs) on every graph after
+    # tracing and after every pass; on for the whole test suite (tests/conftest.py), off by default (compile time)
+    "verify_ir": False,
     # accepted for MindSpore compatibility; they change nothing on CPU
     "max_call_depth": 1000,
     "pynative_synchronize": False,
@@ -84,6 +87,16 @@ def reset_context() -> None:
     """Restore every flag to its default (used by tests)."""
     _flags.clear()
     _flags.update(_DEFAULTS)
+
+
+def set_default(**kwargs: Any) -> None:
+    """Change the value ``reset_context()`` restores, and the current one (a test suite turns
+    ``verify_ir`` on for every test this way)."""
+    for key in kwargs:
+        if key not in _DEFAULTS:
+            raise ValueError(f"set_default: unknown context option {key!r}")
+    set_context(**kwargs)
+    _DEFAULTS.update({k: _flags[k] for k in kwargs})
 
 
 def is_graph_mode() -> bool:

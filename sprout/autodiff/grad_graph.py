@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from ..core import dispatch
 from ..ir.builder import GraphBuilder, Tracer
+from ..ir.effects import is_io
 from ..ir.graph import Graph, Var
 from .tape import Tape
 
@@ -82,7 +83,7 @@ class Split:
 
 
 def _partition(joint: Joint) -> tuple[list, list, list]:
-    """Nodes the primal outputs (or side effects) need run in the forward, every other node in the
+    """Nodes the primal outputs, the updates or io need run in the forward, every other node in the
     backward; forward values the backward reads are the residuals. Returns (fwd, bwd, residuals)."""
     g = joint.graph
     primal_out, grads = g.outputs[:joint.n_out], g.outputs[joint.n_out:]
@@ -91,7 +92,7 @@ def _partition(joint: Joint) -> tuple[list, list, list]:
     in_fwd = [False] * len(g.nodes)
     for i in range(len(g.nodes) - 1, -1, -1):
         node = g.nodes[i]
-        if node.side_effect or any(o.uid in need for o in node.outputs):
+        if is_io(node) or any(o.uid in need for o in node.outputs):
             in_fwd[i] = True
             need.update(x.uid for x in node.inputs if isinstance(x, Var))
     fwd_nodes = [n for n, f in zip(g.nodes, in_fwd) if f]

@@ -7,6 +7,7 @@ from typing import Any
 from collections.abc import Callable
 
 from ..core import dispatch
+from ..ir.effects import is_token
 from ..core.op import Op, register
 from ..core.tensor import Tensor
 
@@ -81,7 +82,8 @@ class Tape:
                     douts = [grads.get(id(o)) for o in out]
                     if all(d is None for d in douts):
                         continue
-                    dout = tuple(F.zeros_like(o) if d is None else d for o, d in zip(out, douts))
+                    dout = tuple(None if d is None and is_token(o) else F.zeros_like(o) if d is None else d
+                                 for o, d in zip(out, douts))  # an effect token has no cotangent
                 else:
                     dout = grads.get(id(out))
                     if dout is None:

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ..ir.effects import apply
 from ..ir.graph import Const, Graph
 
 
@@ -42,16 +43,17 @@ def interpret(graph: Graph, *args: Any) -> tuple:
 
     for node in graph.nodes:
         attrs = bind_attrs(node.attrs, interpreted)
-        try:
-            out = node.op.impl(*[val(x) for x in node.inputs], **attrs)
+        try:  # functional: written operands are copies (the reference never writes in place)
+            outs = apply(node, [val(x) for x in node.inputs], _copy, attrs)
         except Exception as exc:
             raise GraphRuntimeError(describe_node(graph, node, exc)) from exc
-        if len(node.outputs) == 1 and node.op.n_out == 1:
-            env[node.outputs[0].uid] = out
-        else:
-            for v, o in zip(node.outputs, out):
-                env[v.uid] = o
+        for v, o in zip(node.outputs, outs):
+            env[v.uid] = o
     return tuple(_as_array(val(o)) for o in graph.outputs) + tuple(_as_array(val(v)) for _, v in graph.updates)
+
+
+def _copy(x: Any) -> Any:
+    return np.array(x, copy=True)
 
 
 def _as_array(x: Any) -> Any:

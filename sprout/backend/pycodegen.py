@@ -12,10 +12,12 @@ from collections.abc import Callable
 import numpy as np
 
 from ..core.tensor import Tensor
+from ..ir.effects import TokenType, is_io_op, node_writes, op_inputs, op_outputs, takes_token, written_vars
 from ..ir.graph import Graph, Node, Var, last_uses, numel
 from ..ops.elementwise import CAST
 from ..ops.linalg import MATMUL
 from ..ops.shape import BROADCAST_TO
+from .buffers import Buffers
 from .interpret import bind_attrs
 
 # binary ops whose NumPy impl is exactly the ufunc behind a Python operator
@@ -83,7 +85,7 @@ class _Emitter:
         v = x.value
         if type(v) in (int, bool) or (type(v) is float and np.isfinite(v)):
             return repr(v)
-        if v is None:
+        if v is None or isinstance(v, TokenType):  # an effect token has no run-time value
             return "None"
         return self.bind("_k", v)
 
@@ -259,7 +261,7 @@ def _gemm_updates(graph: Graph, last: dict) -> dict:
                 uses[x.uid] = uses.get(x.uid, 0) + 1
     outs = _result_uids(graph)
     producers = {n.outputs[0].uid: (i, n) for i, n in enumerate(graph.nodes) if len(n.outputs) == 1}
-    effected = {x.uid for n in graph.nodes if n.side_effect for x in n.inputs if isinstance(x, Var)}
+    effected = written_vars(graph)
     found = {}
     for j, node in enumerate(graph.nodes):
         if node.op.extra.get("gemm_delta") != 2 or node.attrs or len(node.inputs) != 3:
@@ -278,12 +280,15 @@ def _gemm_updates(graph: Graph, last: dict) -> dict:
     return found
 
 
-def _body(em: _Emitter, graph: Graph, lines: list, line_nodes: dict, indent: str) -> None:
+def _body(em: _Emitter, graph: Graph, lines: list, line_nodes: dict, indent: str,
+          writable: set | None = None) -> None:
+    """One line per node. ``writable``: uids of inputs whose arrays the code may overwrite (inputs the
+    graph updates); state writes (``ir.effects``) go in place when ``Buffers`` allows, else on a copy."""
     last = last_uses(graph)
     gemm = _gemm_updates(graph, last)
     deferred = {id(mm) for mm in gemm.values()}
     owned: set[int] = set()
-    viewed = set()  # inputs of ops that may return views or mutate: never written in place
+    viewed = set()  # inputs of ops that may return views or mutate: never written in place by out=
     for node in graph.nodes:
         if not _fresh(node.op):
             viewed.update(x.uid for x in node.inputs if isinstance(x, Var))
@@ -292,42 +297,85 @@ def _body(em: _Emitter, graph: Graph, lines: list, line_nodes: dict, indent: str
         if aliases and node.outputs and node.outputs[0].uid in aliases:
             src, out = node.inputs[0].uid, node.outputs[0].uid
             last[src] = max(last.get(src, -1), last.get(out, -1))
+    bufs = Buffers(graph, last, writable or set())
     for i, node in enumerate(graph.nodes):
         if aliases and node.outputs and node.outputs[0].uid in aliases:  # float(bool) used by operators only
             em.names[node.outputs[0].uid] = em.names[node.inputs[0].uid]
+            bufs.same(node.outputs[0], node.inputs[0])
             continue
         if id(node) in deferred:  # computed inside the parameter update that consumes it
             continue
-        mm = gemm.get(node.inputs[2].uid) if gemm and node.op.extra.get("gemm_delta") == 2 else None
-        if mm is not None:
-            a, b = (em.ref(x) for x in mm.inputs)
-            ta, tb = (bool(mm.attrs.get(k)) for k in ("transpose_a", "transpose_b"))
-            expr = (f"{em.bind('_gemm_descent', _gemm_descent)}({em.ref(node.inputs[0])}, {em.ref(node.inputs[1])}, "
-                    f"{a}, {b}, {ta}, {tb}, {em.op_name(node)})")
-            reused = None
-            lhs = em.define(node.outputs[0])
-        elif len(node.outputs) == 1 and node.op.n_out == 1:
-            expr, reused = _node_expr(em, node, owned, last, i)
-            lhs = em.define(node.outputs[0])
-            if _fresh(node.op) and node.outputs[0].uid not in viewed:
-                owned.add(node.outputs[0].uid)
-        else:
-            expr, reused = _node_expr_multi(em, node, owned, last, i), None
-            lhs = ", ".join(em.define(o) for o in node.outputs)
-            if node.op.fresh_output:  # fresh arrays (a fused kernel's): reusable in place
-                owned.update(o.uid for o in node.outputs if o.uid not in viewed)
-            if len(node.outputs) == 1:
-                lhs += ","
         comment = ""
         if node.loc is not None:
             src = (node.loc.source_line or "").strip()
             comment = f"  # {os.path.basename(node.loc.filename)}:{node.loc.lineno}" + (f"  {src}" if src else "")
+        if node_writes(node):
+            _emit_state(em, node, i, bufs, gemm, lines, indent, comment)
+            line_nodes[len(lines)] = node
+            continue
+        view = node
+        if is_io_op(node.op) and takes_token(node):  # the token is an IR value only: no code
+            em.names[node.outputs[0].uid] = em.ref(node.inputs[0])
+            view = Node(node.op, op_inputs(node), node.attrs, op_outputs(node), node.loc)
+        if len(view.outputs) == 1 and view.op.n_out == 1:
+            expr, reused = _node_expr(em, view, owned, last, i)
+            out = view.outputs[0]
+            lhs = em.define(out)
+            fresh = _fresh(node.op)
+            if fresh and out.uid not in viewed:
+                owned.add(out.uid)
+            if reused is not None:
+                bufs.same(out, next(x for x in node.inputs if isinstance(x, Var) and x.uid == reused))
+            elif fresh:
+                bufs.fresh(out)
+            else:
+                bufs.alias(out, node.inputs)
+        else:
+            expr, reused = _node_expr_multi(em, view, owned, last, i), None
+            lhs = ", ".join(em.define(o) for o in view.outputs)
+            if node.op.fresh_output:  # fresh arrays (a fused kernel's): reusable in place
+                owned.update(o.uid for o in view.outputs if o.uid not in viewed)
+            for o in view.outputs:
+                bufs.fresh(o) if node.op.fresh_output else bufs.alias(o, node.inputs)
+            if len(view.outputs) == 1:
+                lhs += ","
+            if not view.outputs:
+                lhs = "_"
         lines.append(f"{indent}{lhs} = {expr}{comment}")
         line_nodes[len(lines)] = node
         dead = [x for x in node.inputs if isinstance(x, Var) and last.get(x.uid) == i and x.uid != reused
                 and x.uid in owned and (_numel(x.type) or 0) >= _BIG]
         if dead:
             lines.append(f"{indent}del {', '.join(dict.fromkeys(em.names[x.uid] for x in dead))}")
+
+
+def _emit_state(em: _Emitter, node: Node, i: int, bufs: Buffers, gemm: dict, lines: list, indent: str,
+                comment: str) -> None:
+    """A functional state write (outputs = new values of the written operands) as an in-place call: on
+    the operand's own array when nothing still needs the old value, else on a fresh copy."""
+    w = node_writes(node)
+    mm = gemm.get(node.inputs[2].uid) if gemm and node.op.extra.get("gemm_delta") == 2 else None
+    args = [em.ref(x) for x in (node.inputs[:2] if mm is not None else node.inputs)]
+    for k, p in enumerate(w):
+        x = node.inputs[p]
+        if not bufs.can_overwrite(x, i, node):
+            name = f"c{em.n_var}"
+            em.n_var += 1
+            lines.append(f"{indent}{name} = _np.array({args[p]}, copy=True)")
+            args[p] = name
+        out = node.outputs[k]
+        em.names[out.uid] = args[p]
+        if args[p] == em.ref(x) and isinstance(x, Var):
+            bufs.same(out, x)
+        else:
+            bufs.fresh(out)
+    if mm is not None:
+        a, b = (em.ref(x) for x in mm.inputs)
+        ta, tb = (bool(mm.attrs.get(k)) for k in ("transpose_a", "transpose_b"))
+        lines.append(f"{indent}{em.bind('_gemm_descent', _gemm_descent)}({args[0]}, {args[1]}, {a}, {b}, {ta}, {tb}, "
+                     f"{em.op_name(node)}){comment}")
+        return
+    lines.append(f"{indent}{_impl_call(em, node, args)}{comment}")
 
 
 def _node_expr_multi(em: _Emitter, node: Node, owned: set, last: dict, i: int) -> str:
@@ -361,7 +409,7 @@ def generate(graph: Graph) -> Generated:
         em.names[v.uid] = f"x{k}"
         params.append(f"x{k}")
     lines.append(f"def graph_fn({', '.join(params)}):")
-    _body(em, graph, lines, line_nodes, "    ")
+    _body(em, graph, lines, line_nodes, "    ", {t.uid for t, _ in graph.updates})
     rets = [em.ref(o) for o in graph.outputs] + [em.ref(v) for _, v in graph.updates]
     lines.append(f"    return ({', '.join(rets)}{',' if len(rets) == 1 else ''})")
     return _finish(em, lines, line_nodes, graph, "")
@@ -386,11 +434,13 @@ def generate_entry(graph: Graph, reads: list, n_leaves: int, update_targets: lis
             else:
                 lines.append(f"    x{k} = _asarray({leaf[read[1]]}, {em.bind('_dt', read[2])})")
         else:
-            lines.append(f"    x{k} = {em.bind('_P', read[1])}._data  # {read[1].name or 'parameter'}")
-    _body(em, graph, lines, line_nodes, "    ")
-    for (_target, value), dest in zip(graph.updates, update_targets):
+            lines.append(f"    x{k} = {em.bind('_P', read[1])}._data  # {getattr(read[1], 'name', '') or 'parameter'}")
+    _body(em, graph, lines, line_nodes, "    ", {t.uid for t, _ in graph.updates})
+    for (target, value), dest in zip(graph.updates, update_targets):
         obj = leaf[dest[1]] if dest[0] == "arg" else em.bind("_P", dest[1])
         val = em.ref(value)
+        if val == em.names[target.uid]:  # written in place into the array it came from
+            continue
         lines.append(f"    {obj}._data = {val} if {val}.__class__ is _nd else _asarray({val})")
     outs = []
     inputs = {v.uid for v in graph.inputs}

@@ -6,11 +6,12 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..core.errors import JitTypeError, JitValueError, SourceLoc, user_loc
+from ..core.errors import JitSyntaxError, JitTypeError, JitValueError, SourceLoc, user_loc
 from ..core import dispatch
 from ..core.op import Op
 from ..core.tensor import Parameter, Tensor
-from ..core.types import TensorType
+from ..core.types import TensorType, type_of
+from .effects import TOKEN, WORLD, has_io, is_io_op, with_token, writes
 from .graph import Const, Graph, Node, Var
 
 def with_location(exc: Exception, loc: SourceLoc | None) -> Exception:
@@ -140,7 +141,11 @@ def _refuse_symbolic_attrs(op: Op, attrs: dict) -> None:
 
 
 class GraphBuilder:
-    """Collects nodes while ``dispatch.bind`` is redirected here (``push_builder``)."""
+    """Collects nodes while ``dispatch.bind`` is redirected here (``push_builder``).
+
+    Effects (``ir.effects``): a state op's node gets one output per written operand and the written
+    tracer is rebound to it (``write``); a write to an input (argument, Parameter, lifted outer value)
+    becomes an entry of the finished graph's ``updates``. io ops take and give the effect token."""
 
     def __init__(self, name: str, parent: GraphBuilder | None = None):
         self.name = name
@@ -149,10 +154,12 @@ class GraphBuilder:
         self.nodes: list[Node] = []
         self.sources: dict[int, Any] = {}          # input uid -> where its value comes from
         self._consts: dict[int, tuple] = {}        # id(concrete tensor) -> (tensor, Const)
-        self._params: dict[int, tuple] = {}        # id(Parameter) -> (Parameter, Tracer)
+        self._params: dict[int, tuple] = {}        # id(Parameter or written tensor) -> (it, Tracer)
         self._origin: dict[int, Var] = {}          # id(input tracer) -> its input Var (for updates)
         self._updates: dict[int, tuple] = {}       # input uid -> (input Var, Tracer holding the new value)
         self._lifted: dict[int, tuple] = {}        # id(outer tracer) -> (outer tracer, inner Tracer)
+        self._token: Tracer | None = None          # the current effect token (created on first io)
+        self._state: set = parent._state if parent is not None else set()  # ids of written concrete tensors
         self.captured_inputs: list[Var] = []
 
     # ---- inputs ---------------------------------------------------------------------------------
@@ -164,14 +171,16 @@ class GraphBuilder:
         self._origin[id(t)] = v
         return t
 
-    def param_tracer(self, p: Parameter) -> Tracer:
+    def param_tracer(self, p: Tensor) -> Tracer:
+        """The tracer for a Parameter (or a written concrete tensor): a graph input read at every call."""
         entry = self._params.get(id(p))
         if entry is not None:
             return entry[1]
         if self.parent is not None:
             t = self._lift(self.parent.param_tracer(p))
         else:
-            t = self.add_input(TensorType(tuple(p._data.shape), p.dtype), f"param {p.name}", ("param", p))
+            name = getattr(p, "name", "") or "tensor"
+            t = self.add_input(TensorType(tuple(p._data.shape), p.dtype), f"param {name}", ("param", p))
         self._params[id(p)] = (p, t)
         return t
 
@@ -180,13 +189,35 @@ class GraphBuilder:
         if entry is not None:
             return entry[1]
         if self.parent is not None and outer._builder is not self.parent:
+            key = outer
             outer = self.parent._lift(outer)
+            entry = self._lifted.get(id(outer))
+            if entry is not None:
+                self._lifted[id(key)] = entry
+                return entry[1]
         v = Var(outer._var.type, "captured")
         self.captured_inputs.append(v)
         self.sources[v.uid] = ("captured", outer)
         t = _new_tracer(v, self)
+        self._origin[id(t)] = v
         self._lifted[id(outer)] = (outer, t)
         return t
+
+    def seed(self, outer: Tracer, inner: Tracer) -> None:
+        """Reads and writes of ``outer`` (a tracer of an enclosing builder) in this builder mean
+        ``inner`` (a loop-carried input standing for it)."""
+        self._lifted[id(outer)] = (outer, inner)
+
+    def token_tracer(self) -> Tracer:
+        """The tracer holding the current effect token (lifted from the enclosing builder in a body)."""
+        if self._token is None:
+            if self.parent is None:
+                t = object.__new__(Tracer)
+                t._var, t._builder = WORLD, self
+                self._token = t
+            else:
+                self._token = self._lift(self.parent.token_tracer())
+        return self._token
 
     def value_of(self, a: Any) -> Any:
         """The Var or Const standing for a bind argument."""
@@ -199,16 +230,69 @@ class GraphBuilder:
                 return self.param_tracer(a)._var
             if isinstance(a, Tracer):
                 return a._var if a._builder is self else self._lift(a)._var
+            if id(a) in self._state:
+                return self.param_tracer(a)._var
             entry = self._consts.get(id(a))
             if entry is None:
                 entry = self._consts[id(a)] = (a, Const(a._data))
             return entry[1]
         return Const(a)
 
+    # ---- writes ---------------------------------------------------------------------------------
+    def target(self, a: Tensor) -> Tracer:
+        """This builder's tracer for a tensor an op writes."""
+        if isinstance(a, Tracer):
+            return a if a._builder is self else self._lift(a)
+        if isinstance(a, Parameter) or id(a) in self._state:
+            return self.param_tracer(a)
+        return self._promote(a)
+
+    def write(self, target: Tracer, new: Var) -> None:
+        """``target`` (a tracer of this builder) now holds ``new``; a write to an input is an update."""
+        target._var = new
+        origin = self._origin.get(id(target))
+        if origin is not None:
+            self._updates[origin.uid] = (origin, target)
+
+    def _promote(self, a: Tensor) -> Tracer:
+        """A concrete tensor (a global or closure value) written in place becomes state like a Parameter:
+        read at every call and written back. Earlier reads of it as a constant are re-pointed."""
+        chain = []
+        b = self
+        while b is not None:
+            chain.append(b)
+            b = b.parent
+        for b in chain:
+            for node in b.nodes:
+                for _, sub in node.subgraphs():
+                    if _mentions(sub, a._data):
+                        raise JitSyntaxError("an in-place update of a tensor that a branch or loop body above "
+                                             "already read as a constant", user_loc(4),
+                                             "make it a Parameter, or pass it to the jitted function")
+        self._state.add(id(a))
+        t = self.param_tracer(a)
+        for b in chain:
+            entry = b._consts.pop(id(a), None)
+            if entry is not None:
+                var = b.param_tracer(a)._var
+                for node in b.nodes:
+                    node.inputs = [var if x is entry[1] else x for x in node.inputs]
+        return t
+
     # ---- nodes ----------------------------------------------------------------------------------
     def emit(self, op: Op, args: tuple, attrs: dict) -> Any:
-        if op.side_effect and args and isinstance(args[0], Parameter):
-            args = (self.param_tracer(args[0]),) + tuple(args[1:])
+        if op.name == "GraphCall":
+            return self._emit_call(op, args, attrs)
+        return self._emit_plain(op, args, attrs)
+
+    def _emit_plain(self, op: Op, args: tuple, attrs: dict) -> Any:
+        w = writes(op)
+        targets: dict[int, Tracer] = {}
+        if w:
+            args = list(args)
+            for p in w:
+                if p < len(args) and isinstance(args[p], Tensor):
+                    args[p] = targets[p] = self.target(args[p])
         ins = [self.value_of(a) for a in args]
         if attrs and not op.extra.get("symbolic_attrs"):
             _refuse_symbolic_attrs(op, attrs)
@@ -217,20 +301,46 @@ class GraphBuilder:
         except Exception as exc:
             raise with_location(exc, user_loc(3)) from None
         loc = user_loc(3)
-        if op.n_out == 1:
+        if w:  # one output per written operand: its new value
+            outs = [Var(out_type if k == 0 else ins[p].type) for k, p in enumerate(w)]
+        elif op.n_out == 1:
             outs = [Var(out_type)]
         else:
             outs = [Var(t) for t in out_type]
-        self.nodes.append(Node(op, ins, dict(attrs), outs, loc))
+        if is_io_op(op):
+            tok = self.token_tracer()
+            new_tok = Var(TOKEN)
+            self.nodes.append(Node(op, [tok._var] + ins, dict(attrs), [new_tok] + outs, loc))
+            self.write(tok, new_tok)
+        else:
+            self.nodes.append(Node(op, ins, dict(attrs), outs, loc))
+        if w:
+            for k, p in enumerate(w):
+                if p in targets:
+                    self.write(targets[p], outs[k])
+            return targets[w[0]] if w[0] in targets else _new_tracer(outs[0], self)
         tracers = [_new_tracer(v, self) for v in outs]
-        if op.side_effect and args and isinstance(args[0], Tracer) and len(tracers) == 1:
-            target = args[0]
-            target._var = outs[0]
-            origin = self._origin.get(id(target))
-            if origin is not None:
-                self._updates[origin.uid] = (origin, target)
-            return target
         return tracers[0] if op.n_out == 1 else tuple(tracers)
+
+    def _emit_call(self, op: Op, args: tuple, attrs: dict) -> Any:
+        """A call of a graph that does io or writes its inputs: the call threads the token (trailing
+        operand and output) and returns the written values as extra outputs, written to the operands."""
+        callee = attrs["graph"]
+        if not isinstance(callee, Graph) or not (callee.updates or has_io(callee)):
+            return self._emit_plain(op, args, attrs)
+        n_out = len(callee.outputs)
+        pos = {v.uid: k for k, v in enumerate(callee.inputs)}
+        written = [args[pos[t.uid]] for t, _ in callee.updates]
+        g = callee.replace(outputs=list(callee.outputs) + [v for _, v in callee.updates], updates=[])
+        threaded = with_token(g)
+        extra = (self.token_tracer(),) if threaded is not g else ()
+        outs = self._emit_plain(op, tuple(args) + extra, {**attrs, "graph": threaded})
+        for a, o in zip(written, outs[n_out:n_out + len(written)]):
+            if isinstance(a, Tensor):
+                self.write(self.target(a), o._var)
+        if extra:
+            self.write(self.token_tracer(), outs[-1]._var)
+        return tuple(outs[:n_out])
 
     # ---- results --------------------------------------------------------------------------------
     def output_value(self, x: Any) -> Any:
@@ -256,17 +366,80 @@ class GraphBuilder:
         dispatch.pop_builder(self)
 
 
-def trace_subgraph(fn: Callable, in_types: list, name: str = "subgraph") -> tuple[Graph, list]:
+def _mentions(graph: Graph, array) -> bool:
+    """``graph`` (or a body inside it) uses ``array`` as a constant."""
+    for node in graph.nodes:
+        if any(isinstance(x, Const) and x.value is array for x in node.inputs):
+            return True
+        if any(_mentions(sub, array) for _, sub in node.subgraphs()):
+            return True
+    return False
+
+
+def trace_subgraph(fn: Callable, in_types: list, name: str = "subgraph", carry: list = ()) -> tuple[Graph, list]:
     """Trace ``fn(*tracers)`` into a fresh Graph. Outer tracers it uses become trailing inputs,
-    listed (as the outer tracers the caller passes) in ``graph.captured``. Returns (graph, out_types)."""
+    listed (as the outer tracers the caller passes) in ``graph.captured``. ``carry`` lists outer
+    tracers that get explicit inputs right after ``in_types`` instead (loop-carried state: reads and
+    writes of them in ``fn`` use those inputs). Writes to any input are ``graph.updates``; turn them
+    into outputs with ``writes_as_outputs``. Returns (graph, out_types)."""
     parent = dispatch.current_builder()
     builder = GraphBuilder(name, parent)
     args = [builder.add_input(t) if isinstance(t, TensorType) else t for t in in_types]
+    for outer in carry:
+        builder.seed(outer, builder.add_input(outer._var.type, "carried"))
     with builder:
         out = fn(*args)
     flat = list(out) if isinstance(out, (tuple, list)) else [out]
     graph = builder.finish(flat)
     return graph, [o.type for o in graph.outputs]
+
+
+# ---- writes in control-flow bodies become outputs ----------------------------------------------------
+def outer_of(graph: Graph, k: int, operands: list) -> Any:
+    """The outer value behind input ``k`` of a body: ``operands[k]`` for an explicit input, else the
+    captured outer tracer."""
+    n_explicit = len(graph.inputs) - len(graph.captured)
+    return operands[k] if k < n_explicit else graph.captured[k - n_explicit]
+
+
+def written_outer(graphs: list, operands: list) -> list:
+    """The outer values (tracers / tensors) some body writes, each once, in first-write order."""
+    seen: dict[int, Any] = {}
+    for g in graphs:
+        index = {v.uid: k for k, v in enumerate(g.inputs)}
+        for t, _ in g.updates:
+            outer = outer_of(g, index[t.uid], operands)
+            seen.setdefault(id(outer), outer)
+    return list(seen.values())
+
+
+def writes_as_outputs(graph: Graph, targets: list, operands: list) -> Graph:
+    """``graph`` with one trailing output per entry of ``targets`` (outer values): the value it wrote
+    there, or the value it received (a new captured input when it never touched it). No updates remain."""
+    outers = [outer_of(graph, k, operands) for k in range(len(graph.inputs))]
+    index = {v.uid: k for k, v in enumerate(graph.inputs)}
+    final = {id(outers[index[t.uid]]): v for t, v in graph.updates}
+    received = {}
+    for k in range(len(graph.inputs) - 1, -1, -1):
+        received[id(outers[k])] = graph.inputs[k]
+    inputs, captured = list(graph.inputs), list(graph.captured)
+    extra = []
+    for outer in targets:
+        v = final.get(id(outer), received.get(id(outer)))
+        if v is None:
+            v = Var(outer._var.type if isinstance(outer, Tracer) else type_of(outer), "captured")
+            inputs.append(v)
+            captured.append(outer)
+            received[id(outer)] = v
+        extra.append(v)
+    return graph.replace(inputs=inputs, captured=captured, outputs=list(graph.outputs) + extra, updates=[])
+
+
+def write_back(targets: list, values: list) -> None:
+    """After a control-flow node: each outer value in ``targets`` now holds the matching node output."""
+    b = dispatch.current_builder()
+    for outer, new in zip(targets, values):
+        b.write(b.target(outer), new._var)
 
 
 def const_array(value: Any) -> np.ndarray:

@@ -77,13 +77,10 @@ class Node:
 
     @property
     def side_effect(self) -> bool:
-        """The op has an effect, or (control flow) a body contains an effect node or writes an update."""
-        if self.op.side_effect:
-            return True
-        for v in self.attrs.values():
-            if isinstance(v, Graph) and (v.updates or any(n.side_effect for n in v.nodes)):
-                return True
-        return False
+        """The node writes state or does io (``ir.effects.has_effect``; printed with ``!``)."""
+        from .effects import has_effect
+
+        return has_effect(self)
 
     def subgraphs(self) -> list[tuple[str, Graph]]:
         return [(k, v) for k, v in self.attrs.items() if isinstance(v, Graph)]
@@ -93,9 +90,10 @@ class Node:
 class Graph:
     """A function: inputs -> nodes (in execution order) -> outputs.
 
-    ``updates`` lists in-place writes the caller performs after a run: ``(input_var, new_value)``
-    pairs (``ops.assign`` on a Parameter or a tensor argument). ``captured`` holds, for a sub-graph
-    traced by ``trace_subgraph``, the outer tracers lifted into its trailing inputs."""
+    ``updates`` is the write-back epilogue of a top-level graph: ``(input_var, new_value)`` pairs the
+    caller stores into the Parameter / argument behind ``input_var`` after a run (``ops.assign``,
+    optimizer steps; see ``ir.effects``). Nodes never write their inputs. ``captured`` holds, for a
+    sub-graph traced by ``trace_subgraph``, the outer tracers lifted into its trailing inputs."""
 
     name: str
     inputs: list

@@ -1,4 +1,8 @@
-"""Readable text for graphs: ``%3:f32[3,3] = Mul(%1, %2)    # seed.py:12  x = x * x``."""
+"""Readable text for graphs: ``%3:f32[3,3] = Mul(%1, %2)    # seed.py:12  x = x * x``.
+
+Effects (``ir.effects``) show: ``!`` marks a node that writes state or does io; a state write ends in
+``writes %k`` (the operand whose new value its output is); the effect token is typed ``!io`` and starts
+as ``world``; ``update %k <- %m`` lines are the write-back epilogue."""
 from __future__ import annotations
 
 import os
@@ -6,6 +10,7 @@ import os
 import numpy as np
 
 from .. import dtype as mstype
+from .effects import TokenType, node_writes
 from .graph import Const, Graph, Node, Var
 
 _SHORT = {"Bool": "bool", "Float16": "f16", "Float32": "f32", "Float64": "f64", "Int8": "i8", "Int16": "i16",
@@ -13,7 +18,9 @@ _SHORT = {"Bool": "bool", "Float16": "f16", "Float32": "f32", "Float64": "f64", 
 
 
 def format_type(t) -> str:
-    """``f32[3,?]`` for a TensorType (``?`` is a symbolic dimension)."""
+    """``f32[3,?]`` for a TensorType (``?`` is a symbolic dimension); ``!io`` for the effect token."""
+    if isinstance(t, TokenType):
+        return "!io"
     shape = getattr(t, "shape", None)
     dtype = getattr(t, "dtype", None)
     if shape is None or dtype is None:
@@ -40,6 +47,8 @@ class _ArrType:
 
 
 def format_const(value) -> str:
+    if isinstance(value, TokenType):
+        return "world"  # the effect token a top-level graph starts from
     if isinstance(value, np.ndarray):
         return _format_array(value)
     if isinstance(value, np.generic):
@@ -97,7 +106,9 @@ def _lines(graph: Graph, names: _Names, indent: str, title: str = "graph") -> li
             else:
                 args.append(f"{k}={format_const(v)}")
         effect = "!" if node.side_effect else ""
-        out.append(f"{body}{lhs} = {effect}{node.op.name}({', '.join(args)}){_loc_comment(node)}")
+        w = node_writes(node)
+        wrote = f" writes {', '.join(names.ref(node.inputs[p]) for p in w)}" if w else ""
+        out.append(f"{body}{lhs} = {effect}{node.op.name}({', '.join(args)}){wrote}{_loc_comment(node)}")
         for _, sub in subs:
             out.extend(_lines(sub, names, body + "  ", "subgraph"))
     for target, value in graph.updates:

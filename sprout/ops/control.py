@@ -13,7 +13,7 @@ from ..core.dispatch import bind
 from ..core.op import Op, OpError, register
 from ..core.tensor import Tensor
 from ..core.types import TensorType, type_of
-from ..ir.builder import Tracer, trace_subgraph, user_loc
+from ..ir.builder import Tracer, trace_subgraph, user_loc, write_back, writes_as_outputs, written_outer
 from ..ir.graph import Const
 
 _NUMBERS = (bool, int, float, np.bool_, np.integer, np.floating)
@@ -204,23 +204,22 @@ def cond(pred, then_fn, else_fn, *operands, names=None, loc=None):
         if natural != wanted:
             graphs[side] = trace_subgraph(tracer_for(side, plan), in_types, f"cond_{side}")[0]
     g_then, g_else = graphs["then"], graphs["else"]
-    for g in (g_then, g_else):
-        if g.updates:
-            raise JitSyntaxError("an in-place update (ops.assign / an optimizer step) inside a branch that depends "
-                                 "on a tensor is not supported", loc, "compute the new value in the branch and "
-                                 "assign it after the if")
+    # in-place writes (and io, through the effect token) inside a branch: new values come out as outputs
+    written = written_outer([g_then, g_else], op_leaves)
+    g_then, g_else = (writes_as_outputs(g, written, op_leaves) for g in (g_then, g_else))
     for (i, _), a, b in zip(plan, g_then.output_types, g_else.output_types):
         if a != b:
             raise JitTypeError(f"'{leaf_names[i]}' is {a} in the then-branch but {b} in the else-branch of this if",
                                loc, "both branches must give it the same shape and dtype")
     then_in = list(op_leaves) + list(g_then.captured)
     else_in = list(op_leaves) + list(g_else.captured)
-    if not plan:  # nothing assigned (e.g. only a print): a token output keeps the node one ordinary line
+    if not plan and not written:  # nothing assigned: a constant output keeps the node one ordinary line
         token = Const(np.zeros((), np.int32))
         g_then, g_else = g_then.replace(outputs=[token]), g_else.replace(outputs=[token])
-    outs = bind(COND, (pred, *then_in, *else_in),
-                {"then": g_then, "else": g_else, "n_then": len(then_in), "n_out": max(len(plan), 1)})
-    it = iter(outs)
+    outs = bind(COND, (pred, *then_in, *else_in), {"then": g_then, "else": g_else, "n_then": len(then_in),
+                                                   "n_out": max(len(plan) + len(written), 1)})
+    write_back(written, outs[len(plan):])
+    it = iter(outs[:len(plan)])
     leaves = [next(it) if x is _OUT else x for x in final]
     return unflatten(t_spec, leaves)
 
@@ -380,6 +379,7 @@ def _symbolic_while(cond_fn, body_fn, state, names, live_out, loc):
         elif not isinstance(x, Undefined):
             carry[i], _ = _scalar_type(x), weak.add(i)
     record: dict = {}
+    extra: list = []  # outer values the body writes (Parameters, outer tensors, the effect token): carried too
     for _ in range(4):
         order = sorted(carry)
         in_types = [carry[i] for i in order]
@@ -397,7 +397,7 @@ def _symbolic_while(cond_fn, body_fn, state, names, live_out, loc):
                 return []
             return [_coerce(out_leaves[i], carry[i]) for i in order]
 
-        g_body, out_types = trace_subgraph(body_traced, in_types, "while_body")
+        g_body, out_types = trace_subgraph(body_traced, in_types, "while_body", carry=extra)
         if not _same_spec(spec, record["spec"]) or len(record["leaves"]) != len(leaves):
             fixed = _structured_undefined(state, record["out"], names, live)
             if fixed is not None:
@@ -417,13 +417,15 @@ def _symbolic_while(cond_fn, body_fn, state, names, live_out, loc):
                     isinstance(x, Tensor):
                 carry[i], changed = type_of(x), True
                 weak.add(i)
+        operands = [None] * len(order) + extra  # writes to loop variables come back as the body's results
+        more = [w for w in written_outer([g_body], operands) if w is not None and all(w is not e for e in extra)]
+        if more:
+            extra, changed = extra + more, True
         if not changed:
             break
     else:
         raise JitTypeError("the loop variables of this while loop do not settle on fixed types", loc)
-    if g_body.updates:
-        raise JitSyntaxError("an in-place update (ops.assign / an optimizer step) inside a while loop on a tensor "
-                             "condition is not supported", loc, "carry the value as a loop variable instead")
+    g_body = writes_as_outputs(g_body, extra, operands)
 
     def cond_traced(*ts):
         cur = list(leaves)
@@ -434,7 +436,10 @@ def _symbolic_while(cond_fn, body_fn, state, names, live_out, loc):
             p = Tensor(bool(p))
         return [_predicate(p, loc)]
 
-    g_cond, _ = trace_subgraph(cond_traced, in_types, "while_cond")
+    g_cond, _ = trace_subgraph(cond_traced, in_types, "while_cond", carry=extra)
+    if g_cond.updates:
+        raise JitSyntaxError("an in-place update or a print inside the condition of a while loop on a tensor "
+                             "condition is not supported", loc, "do it in the loop body")
     inits = []
     for i in order:
         x = leaves[i]
@@ -443,8 +448,9 @@ def _symbolic_while(cond_fn, body_fn, state, names, live_out, loc):
         elif not isinstance(x, Tensor):
             x = _const_tensor(x, carry[i])
         inits.append(x)
-    outs = bind(WHILE_LOOP, (*inits, *g_cond.captured, *g_body.captured),
-                {"cond": g_cond, "body": g_body, "n_vars": len(order), "n_cond": len(g_cond.captured)})
+    outs = bind(WHILE_LOOP, (*inits, *extra, *g_cond.captured, *g_body.captured),
+                {"cond": g_cond, "body": g_body, "n_vars": len(order) + len(extra), "n_cond": len(g_cond.captured)})
+    write_back(extra, outs[len(order):])
     final = list(leaves)
     for i, o in zip(order, outs):
         final[i] = o

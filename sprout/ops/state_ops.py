@@ -1,6 +1,6 @@
-"""Side-effect primitives: Assign / AssignAdd / AssignSub write into a Parameter's array in place.
-They are kind "effect" with side_effect=True, so no pass may drop them. (``ops.Print`` uses the
-Print op of ``ops/control.py``, shared with the jit's ``print``.)"""
+"""State primitives: Assign / AssignAdd / AssignSub write into a Parameter's array in place (eagerly).
+In graphs they are functional (``extra["mutates"]``, see ``ir.effects``): the node's output is the new
+value, the write-back happens in the graph's ``updates`` epilogue, in place when the old value is dead."""
 from __future__ import annotations
 
 import numpy as np
@@ -43,8 +43,8 @@ def _assign_bprop(variable, value, out, dout):
 
 
 ASSIGN = register(Op("Assign", _assign_impl, _assign_infer_for("Assign"), _assign_bprop, "effect",
-                     side_effect=True))
+                     side_effect=True, extra={"mutates": (0,)}))
 ASSIGN_ADD = register(Op("AssignAdd", _assign_add_impl, _assign_infer_for("AssignAdd"), _assign_bprop, "effect",
-                         side_effect=True))
+                         side_effect=True, extra={"mutates": (0,)}))
 ASSIGN_SUB = register(Op("AssignSub", _assign_sub_impl, _assign_infer_for("AssignSub"), _assign_bprop, "effect",
-                         side_effect=True))
+                         side_effect=True, extra={"mutates": (0,)}))

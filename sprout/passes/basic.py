@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..ir.effects import pure, removable
 from ..ir.graph import Const, Graph, Node, Var, numel, remap_graph_tail, remap_node, resolve, substitute
+from ..ir.verify import IRError
 
 FOLD_LIMIT = 1 << 16  # largest array (elements) constant folding materialises
 _NO_FOLD_KINDS = ("random", "control", "effect")
@@ -21,6 +23,8 @@ def inline(graph: Graph) -> Graph:
         if not isinstance(callee, Graph):
             nodes.append(node)
             continue
+        if callee.updates:  # the builder turns a callee's writes into outputs (GraphBuilder._emit_call)
+            raise IRError(f"inline: the graph called by GraphCall ({callee.name}) writes its inputs in place")
         callee = inline(callee)
         inner: dict = {v.uid: a for v, a in zip(callee.inputs, node.inputs)}
         for sub in callee.nodes:
@@ -34,8 +38,7 @@ def inline(graph: Graph) -> Graph:
 
 
 def _foldable(node: Node) -> bool:
-    op = node.op
-    return (not op.side_effect and op.kind not in _NO_FOLD_KINDS and not node.subgraphs()
+    return (pure(node) and node.op.kind not in _NO_FOLD_KINDS and not node.subgraphs()
             and all(isinstance(x, Const) for x in node.inputs))
 
 
@@ -78,7 +81,8 @@ def _value_key(x) -> tuple:
 
 
 def cse(graph: Graph) -> Graph:
-    """Common-subexpression elimination: one node per (op, inputs, attrs) among pure nodes."""
+    """Common-subexpression elimination: one node per (op, inputs, attrs) among pure nodes (``ir.effects``:
+    a state write's result depends on the version it reads, io is never merged)."""
     seen: dict = {}
     mapping: dict = {}
     nodes: list[Node] = []
@@ -86,7 +90,7 @@ def cse(graph: Graph) -> Graph:
         node = remap_node(node, mapping)
         op = node.op
         key = None
-        if not op.side_effect and op.kind not in _NO_FOLD_KINDS and not node.subgraphs():
+        if pure(node) and op.kind not in _NO_FOLD_KINDS and not node.subgraphs():
             try:
                 key = (op.name, id(op), tuple(_value_key(x) for x in node.inputs), _freeze(node.attrs))
             except TypeError:
@@ -105,14 +109,15 @@ def cse(graph: Graph) -> Graph:
 
 
 def dce(graph: Graph) -> Graph:
-    """Dead-code elimination: drop nodes whose results are not used (side-effect nodes always stay)."""
+    """Dead-code elimination: drop nodes whose results are not used. io nodes always stay (``ir.effects``);
+    a state write whose new value nobody reads or writes back is dead like any other value."""
     live: set[int] = set()
     for o in list(graph.outputs) + [v for _, v in graph.updates]:
         if isinstance(o, Var):
             live.add(o.uid)
     kept: list[Node] = []
     for node in reversed(graph.nodes):
-        if node.side_effect or node.op.kind == "effect" or any(o.uid in live for o in node.outputs):
+        if not removable(node) or any(o.uid in live for o in node.outputs):
             kept.append(node)
             for x in node.inputs:
                 if isinstance(x, Var):

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.op import Op, register
+from ..ir.effects import order_deps
 from ..ir.graph import Const, Graph, Node, Var, numel
 
 FUSE_MIN = 1 << 14  # fewer elements than this: per-call overhead dominates, the group stays plain NumPy
@@ -226,21 +227,39 @@ def fuse_elementwise(graph: Graph, *, choose=None, min_elements: int = FUSE_MIN)
 
 
 def _stable_topo(nodes: list, defined: set) -> list:
-    """Program order, except that a node waits until its inputs are defined (a fused node sits at
-    its last member, so an outside user of an earlier member moves after it)."""
+    """Program order, except that a node waits until its inputs are defined (a fused node sits at its
+    last member, so an outside user of an earlier member moves after it). A state write also waits for
+    the earlier readers of the value it replaces (``ir.effects.order_deps``) while they can still be
+    placed, so the backend can write in place; the IR means the same in either order."""
+    deps = order_deps(nodes)
+    placed: set[int] = set()
     out, pending = [], []
-    for node in nodes:
-        pending.append(node)
+
+    def ready(p, strict: bool) -> bool:
+        if not all(not isinstance(x, Var) or x.uid in defined for x in p.inputs):
+            return False
+        return not strict or all(id(r) in placed for r in deps.get(id(p), ()))
+
+    def drain(strict: bool) -> bool:
+        moved = False
         progress = True
         while progress:
             progress = False
             for k, p in enumerate(pending):
-                if all(not isinstance(x, Var) or x.uid in defined for x in p.inputs):
+                if ready(p, strict):
                     out.append(p)
+                    placed.add(id(p))
                     defined.update(o.uid for o in p.outputs)
                     del pending[k]
-                    progress = True
+                    progress = moved = True
                     break
+        return moved
+
+    for node in nodes:
+        pending.append(node)
+        drain(True)
+    while pending and (drain(True) or drain(False)):
+        pass
     if pending:  # cannot happen for an acyclic grouping; keep the graph valid regardless
         raise RuntimeError("fuse_elementwise: grouping made a cycle")
     return out

@@ -5,7 +5,7 @@ import time
 from collections.abc import Callable
 
 from ..ir.graph import Graph, Node
-from ..ir.verify import verify
+from ..ir.verify import IRError, verify
 from .basic import cse, dce, fold_constants, inline, prune_inputs
 from .fuse import fuse_elementwise
 from .simplify import simplify
@@ -77,14 +77,18 @@ def passes_for(level: str | None = None) -> list:
     return LEVELS[level]()
 
 
-def run_pipeline(graph: Graph, *, check: bool = False,
+def run_pipeline(graph: Graph, *, check: bool | None = None,
                  on_stage: Callable[[str, Graph], None] | None = None, passes=None,
                  level: str | None = None) -> Graph:
     """Run every pass of ``level`` (default: ``default_level()``) or the explicit ``passes`` list;
-    ``check`` verifies after each; ``on_stage(name, graph)`` sees each change. Stage times go to
-    ``LAST_TIMINGS`` / ``STAGE_SECONDS``."""
+    ``check`` (default: ``get_context("verify_ir")``) verifies the input and the result of each pass;
+    ``on_stage(name, graph)`` sees each change. Stage times go to ``LAST_TIMINGS`` / ``STAGE_SECONDS``."""
+    if check is None:
+        from .. import context
+
+        check = context.get_context("verify_ir")
     if check:
-        verify(graph)
+        _verified(graph, "before the passes (as traced)")
     LAST_TIMINGS.clear()
     for name, fn in (passes_for(level) if passes is None else passes):
         t0 = time.perf_counter()
@@ -94,8 +98,15 @@ def run_pipeline(graph: Graph, *, check: bool = False,
         STAGE_SECONDS[name] = STAGE_SECONDS.get(name, 0.0) + dt
         if new is not graph:
             if check:
-                verify(new)
+                _verified(new, f"after pass {name!r}")
             if on_stage is not None:
                 on_stage(name, new)
             graph = new
     return graph
+
+
+def _verified(graph: Graph, when: str) -> None:
+    try:
+        verify(graph)
+    except IRError as exc:
+        raise IRError(f"{when}: {exc}") from None

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ..ir.effects import pure
 from ..ir.graph import Const, Graph, Node, Var, remap_graph_tail, remap_node
 
 
@@ -116,7 +117,7 @@ def simplify(graph: Graph) -> Graph:
     for node in graph.nodes:
         node = remap_node(node, mapping)
         replacement = None
-        if not node.side_effect:
+        if pure(node):
             for rule in _BY_OP.get(node.op.name, ()):
                 replacement = rule.rewrite(node, producers)
                 if replacement is not None:
@@ -159,17 +160,15 @@ def hoist_sliced_matmuls(graph: Graph) -> Graph:
     from ..ops.shape import RESHAPE
 
     producers = {o.uid: n for n in graph.nodes for o in n.outputs}
-    effected = _effected(graph)
     groups: dict = {}
-    for pos, node in enumerate(graph.nodes):
-        if node.op.name != "MatMul" or node.attrs or node.side_effect:
+    for node in graph.nodes:
+        if node.op.name != "MatMul" or node.attrs or not pure(node):
             continue
         a, w = node.inputs
         src = producers.get(a.uid) if isinstance(a, Var) else None
         row = _row_index(src) if src is not None else None
-        if (row is None or not isinstance(w, Var) or len(w.type.shape) != 2 or None in w.type.shape
-                or effected.get(w.uid, pos + 1) <= pos or effected.get(row[0].uid, pos + 1) <= pos):
-            continue  # an update of W or x before this read: the read may not move earlier
+        if row is None or not isinstance(w, Var) or len(w.type.shape) != 2 or None in w.type.shape:
+            continue  # (a state write makes a new Var: every member reads the same versions of x and W)
         groups.setdefault((row[0].uid, w.uid), []).append((node, row[1]))
     plans: dict[int, list] = {}
     replaced: dict[int, Node] = {}
@@ -205,18 +204,6 @@ def hoist_sliced_matmuls(graph: Graph) -> Graph:
 MERGE_MIN = 2
 
 
-def _effected(graph: Graph) -> dict[int, int]:
-    """uid -> position of the first side-effect node reading it (an update may write its buffer in place):
-    a read of that Var is never moved to or past that position."""
-    first: dict[int, int] = {}
-    for k, n in enumerate(graph.nodes):
-        if n.side_effect:
-            for x in n.inputs:
-                if isinstance(x, Var):
-                    first.setdefault(x.uid, k)
-    return first
-
-
 def _use_counts(graph: Graph) -> dict[int, int]:
     uses: dict[int, int] = {}
     for node in graph.nodes:
@@ -238,7 +225,7 @@ def _static2(t) -> bool:
 
 
 def _mm_key(node: Node, typ):
-    if node.op.name != "MatMul" or node.side_effect or set(node.attrs) - {"transpose_a", "transpose_b"}:
+    if node.op.name != "MatMul" or not pure(node) or set(node.attrs) - {"transpose_a", "transpose_b"}:
         return None
     a, b = node.inputs
     if not (isinstance(a, Var) and isinstance(b, Var) and _static2(a.type) and _static2(b.type)):
@@ -292,12 +279,11 @@ def merge_matmul_sums(graph: Graph) -> Graph:
         return graph
     uses = _use_counts(graph)
     producers = {o.uid: n for n in graph.nodes for o in n.outputs}
-    effected = _effected(graph)
     claimed: set[int] = set()  # ids of nodes folded into some tree
     plans: dict[int, list] = {}
     for pos in range(len(graph.nodes) - 1, -1, -1):
         root = graph.nodes[pos]
-        if id(root) in claimed or root.op.name != "Add" or root.attrs or root.side_effect:
+        if id(root) in claimed or root.op.name != "Add" or root.attrs or not pure(root):
             continue
         typ = root.outputs[0].type
         if not all(isinstance(x, Var) and x.type == typ for x in root.inputs) or None in typ.shape:
@@ -317,8 +303,7 @@ def merge_matmul_sums(graph: Graph) -> Graph:
         for v in reversed(leaves):
             src = producers.get(v.uid) if isinstance(v, Var) else None
             key = None
-            if (src is not None and uses.get(v.uid) == 1 and id(src) not in claimed and len(src.outputs) == 1
-                    and all(effected.get(x.uid, pos + 1) > pos for x in src.inputs if isinstance(x, Var))):
+            if src is not None and uses.get(v.uid) == 1 and id(src) not in claimed and len(src.outputs) == 1:
                 key = _mm_key(src, typ) or _sumto_key(src, typ)
             if key is None:
                 others.append(v)

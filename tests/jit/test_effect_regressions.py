@@ -1,0 +1,173 @@
+"""The review's effect bugs (issue 9), eager == jit(ast) == jit(bytecode): a read of a Parameter moved past
+an in-place assign by fusion, an assign inside a tensor-dependent if (on a Parameter: CSE merged the reads
+before and after; on a tensor argument: invalid graph), writes inside tensor while loops, io order."""
+import numpy as np
+import pytest
+
+import sprout as ms
+from sprout import Parameter, Tensor, jit, ops
+from sprout.backend import kernels
+
+CAPTURES = ["ast", "bytecode"]
+
+
+def _run(fn, reset, *args):
+    """Eager, then each capture, from the same starting state; returns the outputs and the final state."""
+    results = []
+    for mode in [None] + CAPTURES:
+        state = reset()
+        f = fn if mode is None else jit(fn, capture_mode=mode)
+        out = f(*args)
+        out = out if isinstance(out, tuple) else (out,)
+        results.append(([o.asnumpy() for o in out], [s.asnumpy().copy() for s in state]))
+    return results
+
+
+def _assert_agree(results):
+    (e_out, e_state), *rest = results
+    for (outs, state), mode in zip(rest, CAPTURES):
+        for a, b in zip(e_out, outs):
+            np.testing.assert_allclose(b, a, err_msg=f"jit({mode}) output differs from eager")
+        for a, b in zip(e_state, state):
+            np.testing.assert_allclose(b, a, err_msg=f"jit({mode}) state differs from eager")
+
+
+@pytest.fixture
+def always_fuse(monkeypatch):
+    monkeypatch.setattr(kernels, "choose", lambda sub, n, allow_numba=True: "numpy_blocked")
+
+
+@pytest.mark.parametrize("level", ["O0", "O1"])
+def test_fusion_does_not_move_a_parameter_read_past_assign(always_fuse, level):
+    n = 128  # 16 Ki elements: the group fuses
+    p = Parameter(Tensor(np.ones((n, n), np.float32)), name="p")
+
+    def f(x, v):
+        a = x * 2
+        u = ops.matmul(a, p)
+        ops.assign(p, v)
+        c = a * 3 + 1
+        return u, c
+
+    rng = np.random.default_rng(0)
+    x = Tensor(rng.standard_normal((n, n)).astype(np.float32))
+    v = Tensor(np.full((n, n), 5.0, np.float32))
+
+    def reset():
+        p.set_data(Tensor(np.ones((n, n), np.float32)))
+        return [p]
+
+    ms.set_context(jit_level=level)
+    _assert_agree(_run(f, reset, x, v))
+    if level == "O1":
+        g = jit(f)
+        reset()
+        assert "FusedElementwise" in g.get_ir(x, v)
+
+
+def test_assign_to_parameter_in_tensor_if_is_seen_after_the_branch():
+    p = Parameter(Tensor(np.zeros(3, np.float32)), name="p")
+
+    def f(y):
+        a = p + 1
+        if y.sum() > 0:
+            ops.assign(p, y)
+        return a, p + 1
+
+    def reset():
+        p.set_data(Tensor(np.zeros(3, np.float32)))
+        return [p]
+
+    for y in (np.full(3, 2.0, np.float32), np.full(3, -2.0, np.float32)):
+        results = _run(f, reset, Tensor(y))
+        _assert_agree(results)
+    assert results[0][0][1].tolist() == [1.0, 1.0, 1.0]  # the branch was not taken for the second input
+
+
+def test_assign_to_tensor_argument_in_tensor_if():
+    def f(x, y):
+        a = x + 1
+        if y.sum() > 0:
+            ops.assign(x, y)
+        return a, x + 1
+
+    y = Tensor(np.full(3, 2.0, np.float32))
+    x = Tensor(np.zeros(3, np.float32))
+
+    def reset():
+        x.set_data(Tensor(np.zeros(3, np.float32))) if hasattr(x, "set_data") else None
+        x._data = np.zeros(3, np.float32)
+        return [x]
+
+    results = _run(f, reset, x, y)
+    _assert_agree(results)
+    assert results[0][0][1].tolist() == [3.0, 3.0, 3.0]
+
+
+def test_writes_inside_tensor_while_body_are_carried():
+    p = Parameter(Tensor(np.zeros(2, np.float32)), name="p")
+
+    def f(x, n):
+        i = ops.zeros((), ms.int32)
+        while i < n:
+            ops.assign_add(p, x)
+            i = i + 1
+        return p * 2
+
+    def reset():
+        p.set_data(Tensor(np.zeros(2, np.float32)))
+        return [p]
+
+    results = _run(f, reset, Tensor(np.ones(2, np.float32)), Tensor(np.array(3, np.int32)))
+    _assert_agree(results)
+    assert results[0][1][0].tolist() == [3.0, 3.0]
+
+
+def test_while_condition_reads_the_value_the_body_writes():
+    p = Parameter(Tensor(np.zeros((), np.float32)), name="p")
+
+    def f(step):
+        while p < 5:
+            ops.assign_add(p, step)
+        return p + 0
+
+    def reset():
+        p.set_data(Tensor(np.zeros((), np.float32)))
+        return [p]
+
+    results = _run(f, reset, Tensor(np.array(2.0, np.float32)))
+    _assert_agree(results)
+    assert float(results[0][1][0]) == 6.0
+
+
+def test_write_to_a_global_tensor_is_state():
+    g = Tensor(np.zeros(3, np.float32))
+
+    def f(x):
+        a = g + 1
+        ops.assign(g, x)
+        return a, g + 1
+
+    def reset():
+        g._data = np.zeros(3, np.float32)
+        return [g]
+
+    results = _run(f, reset, Tensor(np.ones(3, np.float32)))
+    _assert_agree(results)
+    assert results[0][0][1].tolist() == [2.0, 2.0, 2.0]
+
+
+def test_prints_keep_their_order_around_branches(capsys):
+    def f(x):
+        print("first")
+        if x.sum() > 0:
+            print("in branch")
+        print("last")
+        return x + 1
+
+    x = Tensor(np.ones(2, np.float32))
+    f(x)
+    expected = capsys.readouterr().out
+    for mode in CAPTURES:
+        jit(f, capture_mode=mode)(x)
+        assert capsys.readouterr().out == expected, mode
