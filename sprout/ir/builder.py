@@ -178,6 +178,9 @@ class GraphBuilder:
             return entry[1]
         if self.parent is not None:
             t = self._lift(self.parent.param_tracer(p))
+            # the caller passes the Parameter itself as the operand (same Var in the outer graph), so a
+            # gradient tape, which tracks the Parameter object, sees the sub-graph depend on it
+            self.sources[t._var.uid] = ("captured", p)
         else:
             name = getattr(p, "name", "") or "tensor"
             t = self.add_input(TensorType(tuple(p._data.shape), p.dtype), f"param {name}", ("param", p))
