@@ -1,5 +1,6 @@
-"""Record MindSpore's results for the JIT Fallback cases (tests/capture_ast/fallback_cases.py) and the seed-002
-example into tests/capture_ast/data/ms_fallback.json. Run with the MindSpore venv:
+"""Record MindSpore's results for the JIT Fallback cases (tests/capture_ast/fallback_cases.py), the seed-002
+example and the canonical graph-mode patterns (tests/capture_ast/ms_patterns.py) into
+tests/capture_ast/data/ms_fallback.json. Run with the MindSpore venv:
     /work/msvenv/bin/python tools/ms_fallback_fixtures.py
 """
 import contextlib
@@ -14,6 +15,7 @@ import mindspore as ms
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "capture_ast"))
 from fallback_cases import make_cases, seed_002_run  # noqa: E402
+from ms_patterns import make_patterns, run_pattern  # noqa: E402
 
 
 def plain(v):
@@ -24,6 +26,10 @@ def plain(v):
         return {"type": "ndarray", "dtype": str(v.dtype), "shape": list(v.shape), "value": v.tolist()}
     if isinstance(v, (tuple, list)):
         return {"type": type(v).__name__, "items": [plain(x) for x in v]}
+    if isinstance(v, dict):
+        return {"type": "dict", "keys": list(v), "items": [plain(x) for x in v.values()]}
+    if isinstance(v, np.generic):
+        return {"type": type(v).__name__, "value": v.item()}
     if isinstance(v, (bool, int, float, str)) or v is None:
         return {"type": type(v).__name__, "value": v}
     return {"type": type(v).__name__, "value": repr(v)}
@@ -57,6 +63,9 @@ def main():
     for name, c in make_cases(ms).items():
         out["cases"][name] = {"eager": run(c.fn, c.args), "jit": run(ms.jit(c.fn), c.args)}
     out["seed_002"] = seed_002()
+    out["patterns"] = {}
+    for name, p in make_patterns(ms).items():
+        out["patterns"][name] = {"eager": run(run_pattern, (ms, p, False)), "graph": run(run_pattern, (ms, p, True))}
     path = os.path.join(ROOT, "tests", "capture_ast", "data", "ms_fallback.json")
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w") as f:

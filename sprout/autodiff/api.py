@@ -23,7 +23,10 @@ def _flatten_tensors(value: Any, out: list) -> list:
 
 
 def _alias(t: Any) -> Any:
-    """A distinct object sharing ``t``'s value, so the same tensor passed twice gets two gradients."""
+    """A distinct object sharing ``t``'s value, so the same tensor passed twice gets two gradients
+    (tuples and lists of tensors -- ``mutable((a, b))`` inputs -- are aliased element by element)."""
+    if t.__class__ in (tuple, list):
+        return t.__class__(_alias(x) for x in t)
     if isinstance(t, Tensor) and not isinstance(t, Parameter):
         if dispatch._slow:  # an outer tape or graph must see the alias as derived from t
             from ..ops import functional as F
@@ -79,10 +82,16 @@ class GradResult:
             return g
 
         # only the watched inputs get a gradient (others stay None: nobody asked for them)
+        def pick_tree(x):  # a tuple/list input gets a tuple/list of gradients (MindSpore's mutable tuples)
+            if isinstance(x, Tensor):
+                return pick(x)
+            return x.__class__(pick_tree(v) for v in x if isinstance(v, (Tensor, tuple, list)))
+
         in_grads: list = [None] * len(self.inputs)
         for i in self.watched:
-            if isinstance(self.inputs[i], Tensor):
-                in_grads[i] = pick(self.inputs[i])
+            x = self.inputs[i]
+            if isinstance(x, Tensor) or (x.__class__ in (tuple, list) and _flatten_tensors(x, [])):
+                in_grads[i] = pick_tree(x)
         return in_grads, [pick(w) for w in self.weights]
 
 
@@ -94,6 +103,9 @@ def forward_with_tape(fn: Callable, args: Sequence, watch: Sequence[int] | None,
     for i in positions:
         if isinstance(args[i], Tensor):
             tape.watch(args[i])
+        elif args[i].__class__ in (tuple, list):
+            for t in _flatten_tensors(args[i], []):
+                tape.watch(t)
     for w in weights:
         tape.watch(w)
     dispatch.push_tape(tape)

@@ -13,7 +13,7 @@ from ..core.types import TensorType
 from ..ir.builder import GraphBuilder, Tracer
 from ..ir.graph import Graph
 from ..ir.replay import replay  # noqa: F401
-from .scalars import as_scalar
+from ..ir.scalars import as_scalar
 
 
 # ---- the trace ------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from ..core.tensor import Tensor
 from ..core.types import TensorType, type_of
 from ..ir.builder import Tracer, trace_subgraph, user_loc, write_back, writes_as_outputs, written_outer
 from ..ir.graph import Const
+from ..ir.scalars import as_scalar, join_kinds, kind_of
 
 _NUMBERS = (bool, int, float, np.bool_, np.integer, np.floating)
 
@@ -221,6 +222,10 @@ def cond(pred, then_fn, else_fn, *operands, names=None, loc=None):
     write_back(written, outs[len(plan):])
     it = iter(outs[:len(plan)])
     leaves = [next(it) if x is _OUT else x for x in final]
+    for i, _ in plan:  # Python numbers (or traced scalars) on both sides: the result is a Python scalar
+        kind = join_kinds(kind_of(t_leaves[i]), kind_of(e_leaves[i]))
+        if kind is not None and is_symbolic(leaves[i]):
+            leaves[i] = as_scalar(leaves[i], kind)
     return unflatten(t_spec, leaves)
 
 
@@ -378,6 +383,9 @@ def _symbolic_while(cond_fn, body_fn, state, names, live_out, loc):
             carry[i] = type_of(x)
         elif not isinstance(x, Undefined):
             carry[i], _ = _scalar_type(x), weak.add(i)
+    # loop variables standing for Python scalars (a counter that starts as 0): traced as scalars, so they
+    # stay Python numbers after the loop (kind None: a tensor)
+    kinds = {i: k for i, x in enumerate(leaves) if (k := kind_of(x)) is not None}
     record: dict = {}
     extra: list = []  # outer values the body writes (Parameters, outer tensors, the effect token): carried too
     for _ in range(4):
@@ -387,7 +395,7 @@ def _symbolic_while(cond_fn, body_fn, state, names, live_out, loc):
         def body_traced(*ts, order=order):
             cur = list(leaves)
             for i, t in zip(order, ts):
-                cur[i] = t
+                cur[i] = as_scalar(t, kinds[i]) if i in kinds else t
             out = tuple(body_fn(*unflatten(spec, cur)))
             record["out"] = out
             out_leaves: list = []
@@ -421,6 +429,15 @@ def _symbolic_while(cond_fn, body_fn, state, names, live_out, loc):
         more = [w for w in written_outer([g_body], operands) if w is not None and all(w is not e for e in extra)]
         if more:
             extra, changed = extra + more, True
+        for i in order:
+            if i in kinds:
+                kind = join_kinds(kinds[i], kind_of(record["leaves"][i]))
+                if kind != kinds[i]:
+                    changed = True
+                    if kind is None:
+                        del kinds[i]
+                    else:
+                        kinds[i] = kind
         if not changed:
             break
     else:
@@ -430,7 +447,7 @@ def _symbolic_while(cond_fn, body_fn, state, names, live_out, loc):
     def cond_traced(*ts):
         cur = list(leaves)
         for i, t in zip(order, ts):
-            cur[i] = t
+            cur[i] = as_scalar(t, kinds[i]) if i in kinds else t
         p = cond_fn(*unflatten(spec, cur))
         if not isinstance(p, Tensor):
             p = Tensor(bool(p))
@@ -453,7 +470,7 @@ def _symbolic_while(cond_fn, body_fn, state, names, live_out, loc):
     write_back(extra, outs[len(order):])
     final = list(leaves)
     for i, o in zip(order, outs):
-        final[i] = o
+        final[i] = as_scalar(o, kinds[i]) if i in kinds else o
     for i in range(len(leaves)):
         if i not in carry:
             final[i] = Undefined(leaf_names[i], "it is assigned only inside a while loop on a tensor condition", loc)

@@ -1,11 +1,14 @@
-"""Traced Python scalars: a ``mutable()`` int/float argument is a 0-d graph input that keeps its Python kind
-through scalar arithmetic, so a jitted function on mutable scalars returns a Python scalar (as MindSpore's)."""
+"""Traced Python scalars: a ``mutable()`` int/float argument, or a Python number a tensor branch or loop turned
+into a graph value, is a 0-d tracer that keeps its Python kind through scalar arithmetic, so a jitted function
+returns a Python scalar there (as MindSpore's graphs do)."""
 from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from ..core.tensor import Tensor
-from ..ir.builder import Tracer
+from .builder import Tracer
 
 
 class ScalarTracer(Tracer):
@@ -43,7 +46,8 @@ def as_scalar(t: Tracer, kind: type) -> ScalarTracer:
     return t
 
 
-def _kind_of(x: Any) -> type | None:
+def kind_of(x: Any) -> type | None:
+    """The Python scalar kind ``x`` stands for (int, float, bool), or None (a tensor, anything else)."""
     if isinstance(x, ScalarTracer):
         return x.py_kind
     if isinstance(x, Tensor):
@@ -54,6 +58,9 @@ def _kind_of(x: Any) -> type | None:
         return int
     if isinstance(x, float):
         return float
+    if isinstance(x, np.generic):  # NumPy scalars act as Python numbers
+        return bool if isinstance(x, np.bool_) else int if isinstance(x, np.integer) else \
+            float if isinstance(x, np.floating) else None
     return None
 
 
@@ -70,6 +77,15 @@ def _arith(a: type, b: type) -> type:
     return float if float in (a, b) else int  # bool + bool is an int in Python
 
 
+def join_kinds(a: type | None, b: type | None) -> type | None:
+    """The kind of a variable that is ``a`` on one path and ``b`` on another (None: a tensor)."""
+    if a is None or b is None:
+        return None
+    if a is b:
+        return a
+    return float if float in (a, b) else int
+
+
 _RULES = {
     "add": _arith, "sub": _arith, "mul": _arith, "mod": _arith, "floordiv": _arith, "pow": _arith,
     "truediv": lambda a, b: float,
@@ -80,10 +96,10 @@ _RULES = {
 
 def _binary(name: str, rule, reflected: bool):
     dunder = f"__r{name}__" if reflected else f"__{name}__"
-    base = getattr(Tensor, dunder)
 
     def method(self, other):
-        other_kind = _kind_of(other)
+        base = getattr(Tensor, dunder)  # looked up per call: ops installs Tensor's operators after ir loads
+        other_kind = kind_of(other)
         if other_kind is None:
             if isinstance(other, Tensor):  # a tensor meets a Python scalar: the tensor's dtype wins (weak scalar)
                 return base(*_weak(self, other))
@@ -98,9 +114,8 @@ def _binary(name: str, rule, reflected: bool):
 
 
 def _unary(dunder: str):
-    base = getattr(Tensor, dunder)
-
     def method(self):
+        base = getattr(Tensor, dunder)
         out = base(self)
         if not isinstance(out, Tracer) or out is self:
             return out
@@ -119,4 +134,4 @@ for _dunder in ("__neg__", "__abs__"):
 ScalarTracer.__hash__ = Tracer.__hash__
 
 
-__all__ = ["ScalarTracer", "IntTracer", "FloatTracer", "BoolTracer", "as_scalar"]
+__all__ = ["ScalarTracer", "IntTracer", "FloatTracer", "BoolTracer", "as_scalar", "kind_of", "join_kinds"]
