@@ -151,3 +151,26 @@ def test_layers_run_in_graph_mode():
             ms.set_context(mode=ms.PYNATIVE_MODE)
         for g, w in zip(got if isinstance(got, tuple) else (got,), want if isinstance(want, tuple) else (want,)):
             np.testing.assert_allclose(g.asnumpy(), w.asnumpy(), rtol=1e-6, err_msg=type(cell).__name__)
+
+
+def test_attention_bool_padding_mask_with_float_attn_mask_masks_out():
+    """A bool key_padding_mask always masks (-inf), also next to a float attn_mask (MindSpore 2.10 adds it as 0/1
+    there); a Transformer runs in GRAPH_MODE with the same result."""
+    ms.set_seed(0)
+    mha = nn.MultiheadAttention(8, 2)
+    q, k = (Tensor(RNG.standard_normal(s).astype(np.float32)) for s in ((4, 2, 8), (5, 2, 8)))
+    kpm = np.array([[0, 0, 1, 0, 1], [0, 0, 0, 0, 0]], bool)
+    mask = Tensor((RNG.standard_normal((4, 5)) * 0.5).astype(np.float32))
+    out_bool, w = mha(q, k, k, key_padding_mask=Tensor(kpm), attn_mask=mask)
+    out_float, _ = mha(q, k, k, key_padding_mask=Tensor(np.where(kpm, -np.inf, 0).astype(np.float32)),
+                       attn_mask=mask)
+    np.testing.assert_allclose(out_bool.asnumpy(), out_float.asnumpy(), rtol=1e-6)
+    assert np.all(w.asnumpy()[0][:, kpm[0]] == 0)
+    model = nn.Transformer(8, 2, 1, 1, 16, dropout=0.0)
+    src, tgt = Tensor(RNG.standard_normal((5, 2, 8)).astype(np.float32)), q
+    want = model(src, tgt).asnumpy()
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        np.testing.assert_allclose(model(src, tgt).asnumpy(), want, rtol=1e-5, atol=1e-6)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)

@@ -22,3 +22,5 @@ from .normalization import (BatchNorm1d, BatchNorm2d, BatchNorm3d, LayerNorm, Gr
 from .combined import Conv2dBnAct, DenseBnAct  # noqa: F401
 from .rnn_cells import RNNCell, LSTMCell, GRUCell  # noqa: F401
 from .rnns import RNN, LSTM, GRU  # noqa: F401
+from .transformer import (MultiheadAttention, TransformerEncoderLayer, TransformerDecoderLayer,  # noqa: F401
+                          TransformerEncoder, TransformerDecoder, Transformer)
