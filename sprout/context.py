@@ -75,6 +75,8 @@ def set_context(**kwargs: Any) -> None:
         if key == "save_graphs":
             value = int(value)
         _flags[key] = value
+        for fn in tuple(_listeners):
+            fn(key)
 
 
 def get_context(key: str) -> Any:
@@ -87,6 +89,17 @@ def reset_context() -> None:
     """Restore every flag to its default (used by tests)."""
     _flags.clear()
     _flags.update(_DEFAULTS)
+    for fn in tuple(_listeners):
+        fn("")
+
+
+_listeners: list = []
+
+
+def on_change(fn) -> None:
+    """Call ``fn(key)`` after ``set_context`` changes a flag (``""``: after ``reset_context``). The jit
+    empties its per-call fast tables this way, so a changed flag reaches the cache key."""
+    _listeners.append(fn)
 
 
 def set_default(**kwargs: Any) -> None:

@@ -6,7 +6,6 @@ import inspect
 import os
 import time
 import types
-import weakref
 from collections.abc import Callable
 
 from .. import context
@@ -21,7 +20,7 @@ from ..core.errors import JitSyntaxError
 from . import cache as _cache
 from . import events as _events
 from . import host as _host
-from .cache import CacheKey, InstanceRef, explain_miss, freeze_spec, logger
+from .cache import CompileCache, Flags, State, logger
 from .executable import Executable
 
 _CAPTURE = ("ast", "bytecode", "trace")
@@ -131,20 +130,6 @@ def _converter():
     return convert if callable(convert) and not isinstance(convert, types.ModuleType) else None
 
 
-class _State:
-    """Per (function, bound instance): the fast pre-key table and dynamic-shape tracking."""
-
-    __slots__ = ("fast", "iref", "sizes", "symbolic", "static", "watch", "__weakref__")
-
-    def __init__(self, iref: InstanceRef | None):
-        self.watch = None
-        self.static = False  # symbolic tracing failed once: compile per shape
-        self.fast: dict = {}
-        self.iref = iref
-        self.sizes: dict = {}
-        self.symbolic: frozenset = frozenset()
-
-
 def _prekey(args: tuple):
     """(shape, dtype) per tensor and (class, value) per plain scalar; None when anything else appears."""
     key = []
@@ -161,70 +146,56 @@ def _prekey(args: tuple):
 
 
 class JitFunction:
-    """A jitted function (or method: binds per instance as a descriptor). Compiles nothing until called."""
+    """A jitted function (or method: binds per instance as a descriptor). Compiles nothing until called.
+    Every form (function, method, Cell instance or class, GRAPH_MODE ``construct``) calls through
+    ``call`` and looks up its one ``CompileCache`` with the resolved ``Flags`` in the key."""
 
-    def __init__(self, fn: Callable, opts: dict):
+    def __init__(self, fn: Callable, opts: dict, cell_config: bool = False):
         self.fn = fn
         self.opts = opts
+        self.cell_config = cell_config  # GRAPH_MODE: the Cell's jit_config (set_jit_config) applies
         functools.update_wrapper(self, fn)
         code = fn.__code__
         self.code = code
         self.where = f"{os.path.basename(code.co_filename)}:{code.co_firstlineno}"
-        self.stats_record = _cache.new_stats(fn.__qualname__, self.where)
-        self.entries: dict[CacheKey, Executable] = {}
-        self._flags = (opts["capture_mode"], opts["jit_level"])
-        self._free = _State(None)
-        self._states: dict = {}
-        self._targets: dict = {}
         try:
             self.arg_names = list(inspect.signature(fn).parameters)
         except (TypeError, ValueError):
             self.arg_names = []
+        self.cache = CompileCache(fn.__qualname__, self.where, self.arg_names)
+        self.stats_record = self.cache.stats
+        self._free = self.cache.free
+        self._targets: dict = {}
+        self._compiling: Flags | None = None
 
     def __repr__(self) -> str:
         return f"<jit {self.fn.__qualname__} at {self.where}>"
+
+    @property
+    def entries(self) -> dict:
+        return self.cache.entries
 
     # ---- binding ------------------------------------------------------------------------------
     def __get__(self, instance, owner=None):
         if instance is None:
             return self
-        return BoundJit(self, instance, self.state_for(instance))
+        return BoundJit(self, instance, self.cache.state_for(instance))
 
-    def state_for(self, instance) -> _State:
-        try:
-            ref = weakref.ref(instance)
-            st = self._states.get(ref)
-        except TypeError:  # unhashable or not weak-referenceable instance
-            raise TypeError(f"jit: cannot bind {self!r} to a {type(instance).__name__} instance") from None
-        if st is None:
-            st = _State(InstanceRef(instance))
-            self_ref = weakref.ref(self)
-
-            def forget(_r, ref=ref, st=st):
-                jf = self_ref()
-                if jf is not None:
-                    jf._forget(ref, st)
-
-            st.watch = weakref.ref(instance, forget)
-            self._states[ref] = st
-        return st
-
-    def _forget(self, ref, st) -> None:
-        self._states.pop(ref, None)
-        for k in [k for k in self.entries if k.instance is st.iref]:
-            del self.entries[k]
+    def flags(self, instance=None) -> Flags:
+        """The settings this call compiles with: the decorator's, else (GRAPH_MODE) the Cell's
+        jit_config, else the context's (``jit_level``, then ``jit_config``, then O1; ``jit_syntax_level``)."""
+        cfg = (getattr(instance, "jit_config_dict", None) or {}) if self.cell_config else {}
+        level = self.opts["jit_level"] or cfg.get("jit_level") or _pipeline.default_level()
+        syntax = self.opts["syntax_level"] or cfg.get("jit_syntax_level") or context._flags["jit_syntax_level"]
+        return Flags(self.opts["capture_mode"], level, syntax, self.opts["dynamic"])
 
     @property
     def syntax_level(self) -> str:
-        """STRICT / COMPATIBLE / LAX: the decorator's (fullgraph, JitConfig) or else the context's."""
-        return self.opts["syntax_level"] or context._flags["jit_syntax_level"]
+        """STRICT / COMPATIBLE / LAX of the compile in progress (else as resolved for a free call)."""
+        return (self._compiling or self.flags()).syntax_level
 
-    @property
-    def flags(self) -> tuple:
-        return (*self._flags, self.syntax_level)
-
-    def target(self) -> Callable:
-        level = self.syntax_level
+    def target(self, level: str | None = None) -> Callable:
+        level = level or self.syntax_level
         fn = self._targets.get(level)
         if fn is None:
             convert = _converter() if self.opts["capture_mode"] == "ast" else None
@@ -241,9 +212,10 @@ class JitFunction:
                 return ex.run(args)
         return self.call(None, self._free, args, kwargs)
 
-    def call(self, instance, st: _State, args: tuple, kwargs: dict):
+    def call(self, instance, st: State, args: tuple, kwargs: dict):
+        """The one call path (functions, bound methods, Cells, GRAPH_MODE)."""
         if dispatch._builders:  # called while another graph is built: trace inline
-            fn = self.target()
+            fn = self.target(self.flags(instance).syntax_level)
             return fn(instance, *args, **kwargs) if instance is not None else fn(*args, **kwargs)
         leaves: list = []
         in_spec = flatten((tuple(args), dict(kwargs)), leaves, is_input_leaf)
@@ -256,80 +228,29 @@ class JitFunction:
             return ex.run_differentiable(leaves)
         return ex.run(leaves)
 
-    def lookup(self, instance, st: _State, leaves: list, in_spec, args, kwargs) -> Executable:
-        key = CacheKey(self.code, st.iref, freeze_spec(in_spec, leaves, st.symbolic), self.flags)
-        ex = self.entries.get(key)
-        stats = self.stats_record
-        if ex is None:
-            stats.misses += 1
-            if self._track_sizes(st, leaves):
-                key = CacheKey(self.code, st.iref, freeze_spec(in_spec, leaves, st.symbolic), self.flags)
-                ex = self.entries.get(key)
-        if ex is None:
-            earlier = list(self.entries)
-            if earlier:
-                reason = explain_miss(key, earlier, self.arg_names[1:] if instance is not None else self.arg_names)
-                stats.miss_reasons.append(reason)
-                log = logger.warning if context.get_context("jit_log") else logger.info
-                log("sprout.jit: recompiling %s (%s): %s", self.fn.__qualname__, self.where, reason)
-            ex = self.compile(instance, st, leaves, args, kwargs)
-            if ex.static_fallback:  # compiled for the concrete shapes: key it by them
-                key = CacheKey(self.code, st.iref, freeze_spec(in_spec, leaves, st.symbolic), self.flags)
-            self.entries[key] = ex
-            stats.compiles += 1
-            self._evict()
-        else:
-            stats.hits += 1
-            self.entries[key] = self.entries.pop(key)  # most recently used last
+    def lookup(self, instance, st: State, leaves: list, in_spec, args, kwargs) -> Executable:
+        flags = self.flags(instance)
+        ex = self.cache.lookup(st, leaves, in_spec, self.code, flags,
+                               lambda: self.compile(instance, st, leaves, args, kwargs, flags), instance is not None)
         if not kwargs:
             pk = _prekey(args)  # only plain tensors and scalars: the fast path sees the same leaves
             if pk is not None:
                 st.fast[pk] = ex.fast_entry(args, st.iref) if ex.host else ex.fast_entry(args)
         return ex
 
-    def _evict(self) -> None:
-        """Keep at most ``jit_cache_size`` entries: drop the least recently used (slow-path hits and
-        compiles refresh an entry; fast-path hits do not, to keep that path free of bookkeeping)."""
-        limit = context.get_context("jit_cache_size")
-        while limit and len(self.entries) > limit:
-            victim = self.entries.pop(next(iter(self.entries)))
-            self.stats_record.evictions += 1
-            for st in (self._free, *self._states.values()):
-                for k in [k for k, fe in st.fast.items() if fe.ex is victim]:
-                    del st.fast[k]
-
-    def _track_sizes(self, st: _State, leaves: list) -> bool:
-        """Record sizes per (leaf, axis); make an axis symbolic after ``jit_dynamic_after`` sizes
-        (or at once for ``dynamic=1``, on axis 0). Returns True when the symbolic set grew."""
-        if st.static:
-            return False
-        limit = context.get_context("jit_dynamic_after")
-        new = set(st.symbolic)
-        for i, leaf in enumerate(leaves):
-            if not isinstance(leaf, Tensor):
-                continue
-            for ax, d in enumerate(leaf._data.shape):
-                if self.opts["dynamic"] == 1 and ax == 0:
-                    new.add((i, ax))
-                    continue
-                seen = st.sizes.setdefault((i, ax), set())
-                seen.add(d)
-                if limit and len(seen) >= limit:
-                    new.add((i, ax))
-        if new != st.symbolic:
-            st.symbolic = frozenset(new)
-            return True
-        return False
-
-    def compile(self, instance, st: _State, leaves: list, args, kwargs) -> Executable:
+    def compile(self, instance, st: State, leaves: list, args, kwargs, flags: Flags) -> Executable:
         """Trace, optimize and generate code; ``sprout.jit.events.compile_listeners`` (if any) get a CompileEvent."""
-        if _events.compile_listeners:
-            return _events.observe_compile(self, self._compile, (instance, st, leaves, args, kwargs))
-        return self._compile(instance, st, leaves, args, kwargs, [])
-
-    def _compile(self, instance, st: _State, leaves: list, args, kwargs, timings: list) -> Executable:
+        self._compiling = flags
         try:
-            return self._capture(instance, st, leaves, args, kwargs, timings)
+            if _events.compile_listeners:
+                return _events.observe_compile(self, self._compile, (instance, st, leaves, args, kwargs, flags))
+            return self._compile(instance, st, leaves, args, kwargs, flags, [])
+        finally:
+            self._compiling = None
+
+    def _compile(self, instance, st: State, leaves: list, args, kwargs, flags: Flags, timings: list) -> Executable:
+        try:
+            return self._capture(instance, st, leaves, args, kwargs, flags, timings)
         except (JitSyntaxError, RecursionError) as exc:
             ex = _host.fallback(self, exc)  # LAX: what a graph cannot express runs as host segments
             if ex is None:
@@ -338,13 +259,13 @@ class JitFunction:
             log("sprout.jit: %s (%s) runs with host segments: %s", self.fn.__qualname__, self.where, ex.record.reason)
             return ex
 
-    def _capture(self, instance, st: _State, leaves: list, args, kwargs, timings: list) -> Executable:
+    def _capture(self, instance, st: State, leaves: list, args, kwargs, flags: Flags, timings: list) -> Executable:
         t0 = time.perf_counter()
-        if self.syntax_level not in self._targets:
-            self.target()
+        if flags.syntax_level not in self._targets:
+            self.target(flags.syntax_level)
             timings.append(("ast_convert", (time.perf_counter() - t0) * 1e3))
             t0 = time.perf_counter()
-        fn = self.target()
+        fn = self.target(flags.syntax_level)
         call = functools.partial(fn, instance) if instance is not None else fn
         types = []
         for i, leaf in enumerate(leaves):
@@ -355,7 +276,7 @@ class JitFunction:
         attr_writes = self.opts["capture_mode"] == "ast" and _converter() is not None
         # AST capture: user callables reached through sprout code (grad(f), a Cell called by a sprout Cell)
         # are converted as this function is (core/hooks.py)
-        scope = _hooks.installed(_callee_hook(self.syntax_level) if attr_writes else None)
+        scope = _hooks.installed(_callee_hook(flags.syntax_level) if attr_writes else None)
         fallback = False
         try:
             with scope:
@@ -375,7 +296,7 @@ class JitFunction:
                 self.fn.__qualname__, self.where, type(exc).__name__, str(exc).splitlines()[0] if str(exc) else "")
         stages = [("trace", traced.graph)]
         timings.append(("trace", (time.perf_counter() - t0) * 1e3))
-        level = self.opts["jit_level"] or None  # "" = the context's level (passes.pipeline.default_level)
+        level = flags.jit_level
         graph = run_pipeline(traced.graph, on_stage=lambda name, g: stages.append((name, g)), level=level)
         timings.extend((f"pass:{name}", sec * 1e3) for name, sec in _pipeline.LAST_TIMINGS.items())
         t0 = time.perf_counter()
@@ -418,7 +339,7 @@ class BoundJit:
 
     __slots__ = ("_jf", "_inst", "_st")
 
-    def __init__(self, jf: JitFunction, instance, st: _State):
+    def __init__(self, jf: JitFunction, instance, st: State):
         self._jf, self._inst, self._st = jf, instance, st
 
     def __call__(self, *args, **kwargs):
@@ -571,14 +492,9 @@ def run_cell_graph_mode(cell, args: tuple, kwargs: dict):
         jf = construct
     else:
         jf = _graph_mode_jits.get(construct)
-        if jf is None:
-            cfg = dict(getattr(cell, "jit_config_dict", None) or {})
-            cfg.pop("backend", None)
-            opts = _options("ast", cfg.get("jit_level") or "", 0, False, "",
-                            {"jit_config": JitConfig(**cfg)} if cfg else {})
-            jf = _graph_mode_jits[construct] = JitFunction(construct, opts)
-    if dispatch._builders:
-        return jf.target()(cell, *args, **kwargs)
+        if jf is None:  # one per construct; each Cell's own jit_config is resolved per call (JitFunction.flags)
+            jf = _graph_mode_jits[construct] = JitFunction(construct, _options("ast", "", 0, False, "", {}),
+                                                           cell_config=True)
     return jf.__get__(cell, type(cell))(*args, **kwargs)
 
 

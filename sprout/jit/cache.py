@@ -4,11 +4,13 @@ from __future__ import annotations
 import logging
 import types
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
+from .. import context
 from ..core.pytree import MutableFloat, MutableInt, Slot
 from ..core.tensor import Tensor
 from ..core.types import TensorType
@@ -39,15 +41,26 @@ class InstanceRef:
         return f"<{self.type_name} instance>"
 
 
+class Flags(NamedTuple):
+    """Every resolved setting that changes what a compile produces (decorator, else the Cell's
+    jit_config in GRAPH_MODE, else the context): part of every cache key."""
+
+    capture: str       # "ast" | "trace"
+    jit_level: str     # "O0" | "O1" | "O2"
+    syntax_level: str  # "STRICT" | "COMPATIBLE" | "LAX"
+    dynamic: int       # 1: axis 0 of every tensor symbolic
+
+
 @dataclass(frozen=True)
 class CacheKey:
     """What a compiled graph depends on. Tensors by TensorType (symbolic axes as None), Python
-    constants by value (structurally), mutable() scalars by dtype only, plus the bound instance."""
+    constants by value (structurally), mutable() scalars by dtype only, the bound instance and the
+    resolved flags."""
 
     code: types.CodeType
     instance: InstanceRef | None
     args: Any
-    flags: tuple
+    flags: Flags
 
 
 def freeze_const(value: Any) -> Any:
@@ -151,6 +164,11 @@ def explain_miss(new: CacheKey, old_keys: list[CacheKey], names: list[str]) -> s
     same_instance = [k for k in old_keys if k.instance == new.instance]
     if not same_instance:
         return f"a new instance of {new.instance.type_name if new.instance else 'the owner'} (self)"
+    if not any(k.flags == new.flags for k in same_instance):
+        old = same_instance[-1].flags
+        changed = [f"{name} {a} -> {b}" for name, a, b in zip(Flags._fields, old, new.flags) if a != b]
+        return f"the compile flags changed: {', '.join(changed)}"
+    same_instance = [k for k in same_instance if k.flags == new.flags]
     new_parts = flat_components(new.args, names)
     best, best_score = None, -1
     for k in same_instance:
@@ -222,3 +240,139 @@ def reset_stats() -> None:
     for s in _all_stats:
         s.compiles = s.hits = s.misses = s.evictions = s.static_fallbacks = s.host_fallbacks = 0
         s.miss_reasons.clear()
+
+
+# ---- the cache ------------------------------------------------------------------------------------
+class State:
+    """Per (jitted function, bound instance): the fast pre-key table and dynamic-shape tracking."""
+
+    __slots__ = ("fast", "iref", "sizes", "symbolic", "static", "watch", "__weakref__")
+
+    def __init__(self, iref: InstanceRef | None):
+        self.watch = None
+        self.static = False  # symbolic tracing failed once: compile per shape
+        self.fast: dict = {}
+        self.iref = iref
+        self.sizes: dict = {}
+        self.symbolic: frozenset = frozenset()
+
+
+_caches: weakref.WeakSet = weakref.WeakSet()
+
+
+class CompileCache:
+    """The one compile cache of a jitted callable (function, method, Cell, GRAPH_MODE construct):
+    ``CacheKey -> executable`` in LRU order (``jit_cache_size``), counters and miss reasons, and one
+    ``State`` per bound instance (held weakly). Fast tables map a plain call's pre-key straight to a
+    runner; they are emptied whenever a context flag changes, so the per-call path never looks at flags."""
+
+    def __init__(self, name: str, where: str, arg_names: list):
+        self.name, self.where, self.arg_names = name, where, arg_names
+        self.entries: dict[CacheKey, Any] = {}
+        self.stats = new_stats(name, where)
+        self.free = State(None)
+        self.states: dict = {}
+        _caches.add(self)
+
+    def state_for(self, instance: Any) -> State:
+        try:
+            ref = weakref.ref(instance)
+            st = self.states.get(ref)
+        except TypeError:  # unhashable or not weak-referenceable instance
+            raise TypeError(f"jit: cannot bind {self.name} to a {type(instance).__name__} instance") from None
+        if st is None:
+            st = State(InstanceRef(instance))
+            self_ref = weakref.ref(self)
+
+            def forget(_r, ref=ref, st=st):
+                cache = self_ref()
+                if cache is not None:
+                    cache.forget(ref, st)
+
+            st.watch = weakref.ref(instance, forget)
+            self.states[ref] = st
+        return st
+
+    def forget(self, ref, st: State) -> None:
+        """The instance behind ``st`` died: drop its state and entries."""
+        self.states.pop(ref, None)
+        for k in [k for k in self.entries if k.instance is st.iref]:
+            del self.entries[k]
+
+    def lookup(self, st: State, leaves: list, in_spec: Any, code: types.CodeType, flags: Flags,
+               compile_fn: Callable[[], Any], bound: bool) -> Any:
+        """The executable for these leaves: a hit (refreshing its recency), else ``compile_fn()`` (after
+        logging why the nearest earlier key differs)."""
+        key = CacheKey(code, st.iref, freeze_spec(in_spec, leaves, st.symbolic), flags)
+        ex = self.entries.get(key)
+        stats = self.stats
+        if ex is None:
+            stats.misses += 1
+            if self._track_sizes(st, leaves, flags.dynamic):
+                key = CacheKey(code, st.iref, freeze_spec(in_spec, leaves, st.symbolic), flags)
+                ex = self.entries.get(key)
+        if ex is None:
+            if self.entries:
+                reason = explain_miss(key, list(self.entries), self.arg_names[1:] if bound else self.arg_names)
+                stats.miss_reasons.append(reason)
+                log = logger.warning if context.get_context("jit_log") else logger.info
+                log("sprout.jit: recompiling %s (%s): %s", self.name, self.where, reason)
+            ex = compile_fn()
+            if ex.static_fallback:  # compiled for the concrete shapes: key it by them
+                key = CacheKey(code, st.iref, freeze_spec(in_spec, leaves, st.symbolic), flags)
+            self.entries[key] = ex
+            stats.compiles += 1
+            self._evict()
+        else:
+            stats.hits += 1
+            self.entries[key] = self.entries.pop(key)  # most recently used last
+        return ex
+
+    def _evict(self) -> None:
+        """Keep at most ``jit_cache_size`` entries: drop the least recently used (slow-path hits and
+        compiles refresh an entry; fast-path hits do not, to keep that path free of bookkeeping)."""
+        limit = context.get_context("jit_cache_size")
+        while limit and len(self.entries) > limit:
+            victim = self.entries.pop(next(iter(self.entries)))
+            self.stats.evictions += 1
+            for st in (self.free, *self.states.values()):
+                for k in [k for k, fe in st.fast.items() if fe.ex is victim]:
+                    del st.fast[k]
+
+    def clear_fast(self) -> None:
+        for st in (self.free, *self.states.values()):
+            st.fast.clear()
+
+    @staticmethod
+    def _track_sizes(st: State, leaves: list, dynamic: int) -> bool:
+        """Record sizes per (leaf, axis); make an axis symbolic after ``jit_dynamic_after`` sizes
+        (or at once for ``dynamic=1``, on axis 0). Returns True when the symbolic set grew."""
+        if st.static:
+            return False
+        limit = context.get_context("jit_dynamic_after")
+        new = set(st.symbolic)
+        for i, leaf in enumerate(leaves):
+            if not isinstance(leaf, Tensor):
+                continue
+            for ax, d in enumerate(leaf._data.shape):
+                if dynamic == 1 and ax == 0:
+                    new.add((i, ax))
+                    continue
+                seen = st.sizes.setdefault((i, ax), set())
+                seen.add(d)
+                if limit and len(seen) >= limit:
+                    new.add((i, ax))
+        if new != st.symbolic:
+            st.symbolic = frozenset(new)
+            return True
+        return False
+
+
+def _on_context_change(key: str) -> None:
+    """A flag changed: resolved flags may differ now, so no fast table may answer before the slow path
+    has built the key again."""
+    for cache in list(_caches):
+        cache.clear_fast()
+
+
+context.on_change(_on_context_change)

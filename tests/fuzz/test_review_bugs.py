@@ -158,7 +158,6 @@ def test_dropout_grad_graph_call():
 
 
 # ---- 4. set_context(jit_level=...) after the first call --------------------------------------------
-@pytest.mark.xfail(strict=True, reason="review-4: effects/jit cache (resolved jit_level not in the cache key)")
 @pytest.mark.parametrize("first,then", [("O0", "O1"), ("O1", "O0")])
 def test_jit_level_change_after_first_call_recompiles(always_fuse, first, then):
     @ms.jit

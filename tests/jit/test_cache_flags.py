@@ -1,0 +1,109 @@
+"""Every resolved flag that changes a compile is in the cache key (``jit.cache.Flags``); a flag changed
+after the first call reaches the key even through the per-call fast path; one CompileCache per jitted
+callable for functions, methods and GRAPH_MODE Cells."""
+import numpy as np
+import pytest
+
+import sprout as ms
+from sprout import Tensor, context, nn
+from sprout.backend import kernels
+from sprout.jit.cache import CacheKey, Flags
+
+
+@pytest.fixture
+def always_fuse(monkeypatch):
+    monkeypatch.setattr(kernels, "choose", lambda sub, n, allow_numba=True: "numpy_blocked")
+
+
+def big():
+    return Tensor(np.ones((128, 128), np.float32))
+
+
+def test_context_jit_level_after_the_first_call_recompiles_and_switching_back_hits(always_fuse):
+    @ms.jit
+    def f(x):
+        return x * 2 + 1
+
+    x = big()
+    context.set_context(jit_level="O0")
+    f(x)
+    f(x)  # fast path
+    assert "FusedElementwise" not in f.get_ir(x)
+    context.set_context(jit_level="O1")
+    out = f(x)  # the fast table was emptied by set_context: this call builds the key again
+    assert f.stats["compiles"] == 2 and "FusedElementwise" in f.get_ir(x)
+    assert f.stats["miss_reasons"][-1] == "the compile flags changed: jit_level O0 -> O1"
+    np.testing.assert_array_equal(out.asnumpy(), 3.0)
+    context.set_context(jit_level="O0")
+    hits = f.stats["hits"]
+    f(x)
+    assert f.stats["compiles"] == 2 and f.stats["hits"] == hits + 1  # the O0 entry is still cached
+
+
+def test_jit_config_level_and_decorator_level_resolve_in_order(always_fuse):
+    @ms.jit
+    def f(x):
+        return x * 2 + 1
+
+    @ms.jit(jit_level="O0")
+    def g(x):
+        return x * 2 + 1
+
+    x = big()
+    context.set_context(jit_config={"jit_level": "O0"})
+    f(x), g(x)
+    context.set_context(jit_config={"jit_level": "O1"})
+    f(x), g(x)
+    assert f.stats["compiles"] == 2 and g.stats["compiles"] == 1  # the decorator's level wins
+    keys = list(f.entries)
+    assert all(isinstance(k, CacheKey) and isinstance(k.flags, Flags) for k in keys)
+    assert [k.flags.jit_level for k in keys] == ["O0", "O1"]
+
+
+def test_context_syntax_level_is_in_the_key():
+    @ms.jit
+    def f(x):
+        return x + 1
+
+    x = Tensor(np.ones(2, np.float32))
+    f(x)
+    context.set_context(jit_syntax_level=ms.STRICT)
+    f(x)
+    assert f.stats["compiles"] == 2
+    assert [k.flags.syntax_level for k in f.entries] == ["LAX", "STRICT"]
+
+
+class _Net(nn.Cell):
+    def construct(self, x):
+        return x * 2 + 1
+
+
+def test_graph_mode_cells_use_their_own_jit_config(always_fuse):
+    context.set_context(mode=ms.GRAPH_MODE)
+    a, b = _Net(), _Net()
+    b.set_jit_config(ms.JitConfig(jit_level="O0"))
+    x = big()
+    np.testing.assert_array_equal(a(x).asnumpy(), 3.0)
+    np.testing.assert_array_equal(b(x).asnumpy(), 3.0)
+    from sprout.jit.api import _graph_mode_jits
+
+    jf = _graph_mode_jits[_Net.construct]
+    levels = {k.instance.ref() is b: k.flags.jit_level for k in jf.entries}
+    assert levels == {False: "O1", True: "O0"}
+
+
+def test_methods_share_one_cache_with_per_instance_keys():
+    class M:
+        @ms.jit
+        def step(self, x):
+            return x + 1
+
+    m1, m2 = M(), M()
+    x = Tensor(np.ones(2, np.float32))
+    m1.step(x), m1.step(x), m2.step(x)
+    assert M.step.stats["compiles"] == 2 and len(M.step.entries) == 2
+    del m1
+    import gc
+
+    gc.collect()
+    assert len(M.step.entries) == 1  # entries of a dead instance are dropped
