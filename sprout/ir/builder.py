@@ -206,10 +206,14 @@ class GraphBuilder:
         self._lifted[id(outer)] = (outer, t)
         return t
 
-    def seed(self, outer: Tracer, inner: Tracer) -> None:
-        """Reads and writes of ``outer`` (a tracer of an enclosing builder) in this builder mean
-        ``inner`` (a loop-carried input standing for it)."""
-        self._lifted[id(outer)] = (outer, inner)
+    def seed(self, outer: Tensor, inner: Tracer) -> None:
+        """Reads and writes of ``outer`` (a tracer of an enclosing builder, or a Parameter / written
+        tensor, which a body's ``captured`` lists as itself) in this builder mean ``inner`` (a
+        loop-carried input standing for it)."""
+        if isinstance(outer, Tracer):
+            self._lifted[id(outer)] = (outer, inner)
+        else:
+            self._params[id(outer)] = (outer, inner)
 
     def token_tracer(self) -> Tracer:
         """The tracer holding the current effect token (lifted from the enclosing builder in a body)."""
@@ -389,7 +393,8 @@ def trace_subgraph(fn: Callable, in_types: list, name: str = "subgraph", carry: 
     builder = GraphBuilder(name, parent)
     args = [builder.add_input(t) if isinstance(t, TensorType) else t for t in in_types]
     for outer in carry:
-        builder.seed(outer, builder.add_input(outer._var.type, "carried"))
+        builder.seed(outer, builder.add_input(outer._var.type if isinstance(outer, Tracer) else type_of(outer),
+                                              "carried"))
     with builder:
         out = fn(*args)
     flat = list(out) if isinstance(out, (tuple, list)) else [out]
