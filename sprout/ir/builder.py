@@ -373,6 +373,10 @@ class GraphBuilder:
         dispatch.pop_builder(self)
 
 
+def _type_of(outer: Any) -> TensorType:
+    return outer._var.type if isinstance(outer, Tracer) else type_of(outer)
+
+
 def _mentions(graph: Graph, array) -> bool:
     """``graph`` (or a body inside it) uses ``array`` as a constant."""
     for node in graph.nodes:
@@ -393,8 +397,7 @@ def trace_subgraph(fn: Callable, in_types: list, name: str = "subgraph", carry: 
     builder = GraphBuilder(name, parent)
     args = [builder.add_input(t) if isinstance(t, TensorType) else t for t in in_types]
     for outer in carry:
-        builder.seed(outer, builder.add_input(outer._var.type if isinstance(outer, Tracer) else type_of(outer),
-                                              "carried"))
+        builder.seed(outer, builder.add_input(_type_of(outer), "carried"))
     with builder:
         out = fn(*args)
     flat = list(out) if isinstance(out, (tuple, list)) else [out]
@@ -435,7 +438,7 @@ def writes_as_outputs(graph: Graph, targets: list, operands: list) -> Graph:
     for outer in targets:
         v = final.get(id(outer), received.get(id(outer)))
         if v is None:
-            v = Var(outer._var.type if isinstance(outer, Tracer) else type_of(outer), "captured")
+            v = Var(_type_of(outer), "captured")
             inputs.append(v)
             captured.append(outer)
             received[id(outer)] = v
