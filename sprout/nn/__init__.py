@@ -16,9 +16,21 @@ _DYNAMIC_LR = ("piecewise_constant_lr", "exponential_decay_lr", "natural_exp_dec
                "cosine_decay_lr", "polynomial_decay_lr", "warmup_lr")
 
 
+# MindSpore's nn re-exports the metrics (nn.Accuracy, nn.F1, nn.Loss (the metric) ...); also resolved lazily.
+_METRICS = ("Accuracy", "BleuScore", "ConfusionMatrix", "ConfusionMatrixMetric", "CosineSimilarity", "Dice", "F1",
+            "Fbeta", "HausdorffDistance", "Loss", "MAE", "MSE", "MeanSurfaceDistance", "Metric", "OcclusionSensitivity",
+            "Perplexity", "Precision", "ROC", "Recall", "RootMeanSquareDistance", "Top1CategoricalAccuracy",
+            "Top5CategoricalAccuracy", "TopKCategoricalAccuracy", "auc", "get_metric_fn", "get_metrics", "names",
+            "rearrange_inputs", "metrics")
+
+
 def __getattr__(name):
     if name in _DYNAMIC_LR:
         from ..train import lr
 
         return getattr(lr, name)
+    if name in _METRICS:
+        from ..train import metrics
+
+        return metrics if name == "metrics" else getattr(metrics, name)
     raise AttributeError(f"module 'sprout.nn' has no attribute '{name}'")

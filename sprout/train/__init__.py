@@ -3,7 +3,10 @@ from .callback import (Callback, RunContext, LossMonitor, TimeMonitor, ProgressB
                        ModelCheckpoint, EarlyStopping, ReduceLROnPlateau, History, LambdaCallback,
                        LearningRateScheduler)
 from .metrics import (Metric, Accuracy, Loss, MAE, MSE, TopKCategoricalAccuracy, Top1CategoricalAccuracy,  # noqa: F401
-                      Top5CategoricalAccuracy, get_metric_fn, get_metrics, names, rearrange_inputs)
+                      Top5CategoricalAccuracy, get_metric_fn, get_metrics, names, rearrange_inputs, Precision,
+                      Recall, Fbeta, F1, Dice, ConfusionMatrix, ConfusionMatrixMetric, ROC, auc, HausdorffDistance,
+                      MeanSurfaceDistance, RootMeanSquareDistance, BleuScore, CosineSimilarity, Perplexity,
+                      OcclusionSensitivity)
 from . import lr  # noqa: F401
 from .lr import (piecewise_constant_lr, exponential_decay_lr, natural_exp_decay_lr, inverse_decay_lr,  # noqa: F401
                  cosine_decay_lr, polynomial_decay_lr, warmup_lr)

@@ -1,12 +1,22 @@
-"""Evaluation metrics (MindSpore's ``mindspore.train.metrics``) and lookup by name."""
-from .metric import Metric, rearrange_inputs
+"""Evaluation metrics (MindSpore's ``mindspore.train.metrics``, also reachable as ``nn.<Name>``) and lookup by
+name."""
+from .metric import Metric, EvaluationBase, rearrange_inputs
 from .accuracy import Accuracy, TopKCategoricalAccuracy, Top1CategoricalAccuracy, Top5CategoricalAccuracy
 from .error import Loss, MAE, MSE
+from .classification import Precision, Recall, Fbeta, F1, Dice
+from .confusion import ConfusionMatrix, ConfusionMatrixMetric
+from .curves import ROC, auc
+from .distances import HausdorffDistance, MeanSurfaceDistance, RootMeanSquareDistance
+from .misc import BleuScore, CosineSimilarity, Perplexity, OcclusionSensitivity
 
 __factory__ = {
-    "accuracy": Accuracy, "acc": Accuracy, "topk": TopKCategoricalAccuracy,
-    "top_1_accuracy": Top1CategoricalAccuracy, "top_5_accuracy": Top5CategoricalAccuracy,
-    "mae": MAE, "mse": MSE, "loss": Loss,
+    "accuracy": Accuracy, "acc": Accuracy, "precision": Precision, "recall": Recall, "F1": F1, "dice": Dice,
+    "roc": ROC, "auc": auc, "bleu_score": BleuScore, "cosine_similarity": CosineSimilarity,
+    "occlusion_sensitivity": OcclusionSensitivity, "topk": TopKCategoricalAccuracy,
+    "hausdorff_distance": HausdorffDistance, "top_1_accuracy": Top1CategoricalAccuracy,
+    "top_5_accuracy": Top5CategoricalAccuracy, "mae": MAE, "mse": MSE, "loss": Loss,
+    "mean_surface_distance": MeanSurfaceDistance, "root_mean_square_distance": RootMeanSquareDistance,
+    "perplexity": Perplexity, "confusion_matrix": ConfusionMatrix, "confusion_matrix_metric": ConfusionMatrixMetric,
 }
 
 
@@ -16,9 +26,10 @@ def names() -> list:
 
 
 def get_metric_fn(name, *args, **kwargs) -> Metric:
-    """A new metric by name (``"acc"``, ``"loss"``, ``"mae"`` ...)."""
+    """A new metric by name (``"acc"``, ``"loss"``, ``"mae"`` ...); ``"auc"`` is the function itself, called."""
     if name not in __factory__:
-        raise KeyError(f"For 'get_metric_fn', unsupported metric {name!r}; sprout supports {names()}")
+        raise KeyError(f"For 'get_metric_fn', unsupported metric {name}, please refer to official website for more "
+                       f"details about supported metrics.")
     return __factory__[name](*args, **kwargs)
 
 
@@ -30,13 +41,16 @@ def get_metrics(metrics):
     if isinstance(metrics, dict):
         for name, metric in metrics.items():
             if not isinstance(name, str) or not isinstance(metric, Metric):
-                raise TypeError("For 'get_metrics', if 'metrics' is dict, the keys must be str and the values "
-                                f"Metric, but got key:{type(name)}, value:{type(metric)}.")
+                raise TypeError("For 'get_metrics', if 'metrics' is dict, the key in 'metrics' must be string and "
+                                f"value in 'metrics' must be Metric, but got key:{type(name)}, value:{type(metric)}.")
         return metrics
     if isinstance(metrics, set):
         return {name: get_metric_fn(name) for name in sorted(metrics)}
-    raise TypeError(f"For 'get_metrics', the argument 'metrics' must be None, dict or set, but got {metrics!r}")
+    raise TypeError(f"For 'get_metrics', the argument 'metrics' must be None, dict or set, but got {metrics}")
 
 
-__all__ = ["Metric", "rearrange_inputs", "Accuracy", "TopKCategoricalAccuracy", "Top1CategoricalAccuracy",
-           "Top5CategoricalAccuracy", "Loss", "MAE", "MSE", "names", "get_metric_fn", "get_metrics"]
+__all__ = ["Metric", "EvaluationBase", "rearrange_inputs", "Accuracy", "TopKCategoricalAccuracy",
+           "Top1CategoricalAccuracy", "Top5CategoricalAccuracy", "Loss", "MAE", "MSE", "Precision", "Recall", "Fbeta",
+           "F1", "Dice", "ConfusionMatrix", "ConfusionMatrixMetric", "ROC", "auc", "HausdorffDistance",
+           "MeanSurfaceDistance", "RootMeanSquareDistance", "BleuScore", "CosineSimilarity", "Perplexity",
+           "OcclusionSensitivity", "names", "get_metric_fn", "get_metrics"]

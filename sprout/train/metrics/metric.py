@@ -76,3 +76,49 @@ def check_inputs(owner: str, inputs, count: int, what: str) -> None:
 def empty_error(owner: str) -> RuntimeError:
     return RuntimeError(f"The '{owner}' can not be calculated, because the number of samples is 0, please check "
                         "whether your inputs are empty, or has called update method before calling eval method.")
+
+
+_EVAL_TYPES = ("classification", "multilabel")
+
+
+class EvaluationBase(Metric):
+    """Base of the metrics that take ``eval_type`` "classification" (scores (N, C, ...) against class indices)
+    or "multilabel" (0/1 predictions against 0/1 labels of the same shape)."""
+
+    def __init__(self, eval_type):
+        super().__init__()
+        if eval_type not in _EVAL_TYPES:
+            raise TypeError(f"The argument 'eval_type' must be in {set(_EVAL_TYPES)}, but got {eval_type}")
+        self._type = eval_type
+
+    def _check_shape(self, y_pred, y) -> None:
+        if self._type == "classification":
+            if y_pred.ndim != y.ndim + 1:
+                raise ValueError(f"In classification case, the dimension of y_pred (predicted value) should equal to "
+                                 f"the dimension of y (true value) add 1, but got y_pred dimension: {y_pred.ndim} and "
+                                 f"y dimension: {y.ndim}.")
+            if y.shape != (y_pred.shape[0],) + y_pred.shape[2:]:
+                raise ValueError(f"In classification case, y should have the shape of y_pred without axis 1, but got "
+                                 f"y_pred shape {y_pred.shape} and y shape {y.shape}.")
+        elif y_pred.shape != y.shape:
+            raise ValueError(f"In {self._type} case, the shape of y_pred (predicted value) should equal to the shape "
+                             f"of y (true value), but got y_pred shape: {y_pred.shape} and y shape: {y.shape}.")
+
+    def _check_value(self, y_pred, y) -> None:
+        if self._type != "classification" and not (np.equal(y_pred ** 2, y_pred).all() and np.equal(y ** 2, y).all()):
+            raise ValueError("In multilabel case, all elements in y_pred (predicted value) and y (true value) should "
+                             "be 0 or 1.")
+
+
+def check_is_updated(updated: bool) -> None:
+    if not updated:
+        raise RuntimeError("Please call the 'update' method before calling 'eval' method.")
+
+
+def check_type(value, types, name: str, owner: str):
+    types = types if isinstance(types, tuple) else (types,)
+    if (isinstance(value, bool) and bool not in types) or not isinstance(value, types):
+        names = [t.__name__ for t in types]
+        raise TypeError(f"For '{owner}', the type of '{name}' should be {'one of ' if len(names) > 1 else ''}"
+                        f"{names if len(names) > 1 else names[0]}, but got type '{type(value).__name__}'.")
+    return value
