@@ -32,6 +32,8 @@ _DEFAULTS: dict[str, Any] = {
     # run the IR verifier (sprout.ir.verify: SSA, types, effect token and write-backs) on every graph after
     # tracing and after every pass; on for the whole test suite (tests/conftest.py), off by default (compile time)
     "verify_ir": False,
+    # print progress lines to stderr when a dataset folder scan or a first pass over the data is slow
+    "dataset_progress": True,
     # accepted for MindSpore compatibility; they change nothing on CPU
     "max_call_depth": 1000,
     "pynative_synchronize": False,

@@ -2,8 +2,10 @@
 from . import config, transforms, vision
 from .dataset import Dataset
 from .iterators import DictIterator, TupleIterator
-from .pipeline import BatchInfo
-from .readers import Cifar10Dataset, MnistDataset
+from .batching import BatchInfo
+from .image_folder import ImageFolderDataset
+from .mind_dataset import MindDataset, Shuffle
+from .readers import Cifar10Dataset, Cifar100Dataset, MnistDataset
 from .samplers import (DistributedSampler, RandomSampler, Sampler, SequentialSampler, SubsetRandomSampler,
                        SubsetSampler)
 from .sources import GeneratorDataset, MappableDataset, NumpySlicesDataset
@@ -19,7 +21,8 @@ def zip(datasets):  # MindSpore's name; shadows the builtin inside this module o
 
 
 __all__ = [
-    "BatchInfo", "Cifar10Dataset", "Dataset", "DictIterator", "DistributedSampler", "GeneratorDataset",
-    "MappableDataset", "MnistDataset", "NumpySlicesDataset", "RandomSampler", "Sampler", "SequentialSampler",
-    "SubsetRandomSampler", "SubsetSampler", "TupleIterator", "config", "transforms", "vision", "zip",
+    "BatchInfo", "Cifar100Dataset", "Cifar10Dataset", "Dataset", "DictIterator", "DistributedSampler",
+    "GeneratorDataset", "ImageFolderDataset", "MappableDataset", "MindDataset", "MnistDataset", "NumpySlicesDataset",
+    "RandomSampler", "Sampler", "SequentialSampler", "Shuffle", "SubsetRandomSampler", "SubsetSampler",
+    "TupleIterator", "config", "transforms", "vision", "zip",
 ]

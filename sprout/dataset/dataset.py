@@ -4,6 +4,13 @@ from __future__ import annotations
 from ._checks import check_bool, check_int, column_list, find_columns
 
 
+def parallel_args(op: str, num_parallel_workers, python_multiprocessing) -> tuple:
+    """(workers, processes) of a node; None workers means the ``ds.config`` default (see parallel.workers_for)."""
+    if num_parallel_workers is not None:
+        check_int(op, "num_parallel_workers", num_parallel_workers, low=1)
+    return num_parallel_workers, check_bool(op, "python_multiprocessing", python_multiprocessing)
+
+
 class Dataset:
     """A node of a data pipeline. Sources have no children; every method below returns a new node
     that wraps this one, so pipelines are built by chaining (``ds.map(...).batch(32).repeat(2)``)."""
@@ -49,6 +56,19 @@ class Dataset:
     def get_repeat_count(self) -> int:
         return self._repeat_count()
 
+    def _num_classes(self):
+        return self.children[0]._num_classes() if self.children else None
+
+    def num_classes(self):
+        """Number of classes of the source (ImageFolderDataset); None for sources without classes."""
+        return self._num_classes()
+
+    def get_class_indexing(self) -> dict:
+        """The class-name-to-label mapping of the source (ImageFolderDataset)."""
+        if self.children:
+            return self.children[0].get_class_indexing()
+        raise TypeError(f"get_class_indexing: {type(self).__name__} has no class indexing")
+
     def _first_row(self, op: str):
         from .iterators import Run
         for row in self._rows(Run(iteration=0), ()):
@@ -68,12 +88,21 @@ class Dataset:
               input_columns=None, output_columns=None, column_order=None, pad_info=None,
               python_multiprocessing=False, max_rowsize=None):
         """Stack ``batch_size`` consecutive rows into one; ``per_batch_map(*cols, batch_info)`` may
-        rewrite each batch's columns (each passed as a list of per-row arrays) first."""
-        from .pipeline import BatchDataset, ProjectDataset
-        if pad_info is not None:
-            raise NotImplementedError("batch: pad_info is not supported by sprout; pad the rows in a map first")
-        out = BatchDataset(self, batch_size, drop_remainder, per_batch_map, input_columns, output_columns)
+        rewrite each batch's columns (each passed as a list of per-row arrays) first (on
+        ``num_parallel_workers`` threads, or processes with ``python_multiprocessing``). ``pad_info``
+        ({column: (shape, value)}) pads the rows of those columns to a common shape first."""
+        from .batching import BatchDataset
+        from .pipeline import ProjectDataset
+        out = BatchDataset(self, batch_size, drop_remainder, per_batch_map, input_columns, output_columns, pad_info,
+                           parallel_args("batch", num_parallel_workers, python_multiprocessing))
         return out if column_order is None else ProjectDataset(out, column_order)
+
+    def padded_batch(self, batch_size, drop_remainder=False, num_parallel_workers=None, pad_info=None):
+        """``batch`` that pads each column to the batch's largest shape (``pad_info`` {column: (shape, value)};
+        None pads every column with zeros)."""
+        from .batching import BatchDataset
+        return BatchDataset(self, batch_size, drop_remainder, None, None, None, pad_info if pad_info else {},
+                            parallel_args("padded_batch", num_parallel_workers, False))
 
     def shuffle(self, buffer_size):
         """Shuffle rows through a buffer of ``buffer_size`` rows (a full shuffle if it covers the dataset)."""
@@ -84,17 +113,22 @@ class Dataset:
             num_parallel_workers=None, python_multiprocessing=False, cache=None, callbacks=None,
             max_rowsize=None, offload=None):
         """Apply ``operations`` (a callable or a list run in order) to ``input_columns`` (default: the
-        first column) of every row; the results become ``output_columns`` (default: the inputs)."""
+        first column) of every row; the results become ``output_columns`` (default: the inputs).
+        ``num_parallel_workers`` > 1 runs the operations on that many threads, or forked processes with
+        ``python_multiprocessing=True``; rows keep their order."""
         from .pipeline import MapDataset, ProjectDataset
         if cache is not None or callbacks is not None:
             raise NotImplementedError("map: cache and callbacks are not supported by sprout")
-        out = MapDataset(self, operations, input_columns, output_columns)
+        if offload:
+            raise NotImplementedError("map: offload (running the operations on the device) is not supported by sprout")
+        out = MapDataset(self, operations, input_columns, output_columns,
+                         parallel_args("map", num_parallel_workers, python_multiprocessing))
         return out if column_order is None else ProjectDataset(out, column_order)
 
     def filter(self, predicate, input_columns=None, num_parallel_workers=None):
         """Keep the rows for which ``predicate(*input_columns)`` is true (default: all columns)."""
         from .pipeline import FilterDataset
-        return FilterDataset(self, predicate, input_columns)
+        return FilterDataset(self, predicate, input_columns, parallel_args("filter", num_parallel_workers, False))
 
     def repeat(self, count=None):
         """Run the pipeline ``count`` times per epoch; ``None`` or -1 repeats forever."""
@@ -139,6 +173,21 @@ class Dataset:
         """Rename ``input_columns`` to ``output_columns``."""
         from .pipeline import RenameDataset
         return RenameDataset(self, input_columns, output_columns)
+
+    def split(self, sizes, randomize=True):
+        """Split into non-overlapping datasets of ``sizes`` rows (ints adding up to the dataset size, or
+        fractions adding up to 1), after one shuffle drawn from the dataset seed if ``randomize``. Each part
+        keeps its rows across epochs."""
+        from .splitting import split
+        return split(self, sizes, randomize)
+
+    def reset(self):
+        """Start over: the next iterator draws the same shuffles as the first one did."""
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            node._iterations = 0
+            stack.extend(node.children)
 
     def apply(self, apply_func):
         """``apply_func(self)``, which must return a Dataset."""

@@ -4,6 +4,22 @@ from __future__ import annotations
 import numpy as np
 
 from . import config
+from .progress import Progress
+
+
+def _cheap_size(dataset):
+    """The rows of one epoch if that is known without reading the data (filters and generators need a pass)."""
+    from .pipeline import FilterDataset
+    from .sources import GeneratorDataset
+    stack = [dataset]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, FilterDataset) and node._count is None:
+            return None
+        if isinstance(node, GeneratorDataset) and not node._random_access and node._count is None:
+            return None
+        stack.extend(node.children)
+    return dataset._size()
 
 
 class Run:
@@ -41,6 +57,7 @@ class _Iterator:
         if picks is not None:
             self._names = [self._names[i] for i in picks]
         self._epoch_rows = None
+        self._progress = None
 
     def __iter__(self):
         return self
@@ -51,12 +68,20 @@ class _Iterator:
                 raise RuntimeError(f"iterator: all num_epochs={self._num_epochs} epochs have been consumed; "
                                    "create the iterator with a larger num_epochs (or -1)")
             self._epoch_rows = self._dataset._rows(self._run, ())
+            if self._run.epoch == 0 and self._progress is None:
+                self._progress = Progress(f"dataset: first pass over {type(self._dataset).__name__}",
+                                          total=_cheap_size(self._dataset), after=10.0, every=30.0)
         try:
             row = next(self._epoch_rows)
         except StopIteration:
             self._epoch_rows = None
             self._run.epoch += 1
+            if self._progress:
+                self._progress.done()
+                self._progress = False  # only the first pass reports
             raise
+        if self._progress:
+            self._progress.tick()
         if self._picks is not None:
             row = [row[i] for i in self._picks]
         return [self._convert(col) for col in row]

@@ -1,14 +1,19 @@
-"""Pipeline nodes over other datasets: batch, shuffle, map, filter, repeat, take, skip, zip, concat,
-project and rename."""
+"""Pipeline nodes over other datasets: shuffle, map, filter, repeat, take, skip, zip, concat, project, rename."""
 from __future__ import annotations
 
 import itertools
 
 import numpy as np
 
-from ._checks import check_bool, check_int, column_list, find_columns, to_array
+import logging
+
+from . import config
+from ._checks import check_int, column_list, find_columns, to_array
 from .dataset import Dataset
 from .iterators import Run
+from .parallel import ordered_map, workers_for
+
+logger = logging.getLogger("sprout.dataset")
 
 
 class _Unary(Dataset):
@@ -34,6 +39,7 @@ class _ColumnMap:
 
     def __init__(self, op, columns, in_cols, out_cols):
         self.in_idx = find_columns(op, columns, in_cols)
+        self.in_names = list(in_cols)
         self.n_out = len(out_cols)
         self.same = len(in_cols) == len(out_cols)
         if self.same:
@@ -67,87 +73,6 @@ def _outputs(op: str, result, expected: int) -> tuple:
     return outs
 
 
-def _stack(op: str, name: str, values) -> np.ndarray:
-    arrays = [to_array(op, v) for v in values]
-    first = arrays[0].shape
-    for arr in arrays[1:]:
-        if arr.shape != first:
-            raise RuntimeError(f"{op}: cannot batch rows with different shapes in column {name!r}: the first row "
-                               f"has shape {first} and a later row {arr.shape}; pad them with per_batch_map")
-    return np.stack(arrays)
-
-
-class BatchInfo:
-    """Passed to ``per_batch_map`` as its last argument."""
-
-    def __init__(self, batch_num: int, epoch_num: int):
-        self._batch_num = batch_num
-        self._epoch_num = epoch_num
-
-    def get_batch_num(self) -> int:
-        """Index of this batch within the current pass (from 0)."""
-        return self._batch_num
-
-    def get_epoch_num(self) -> int:
-        """Index of the current epoch (from 0)."""
-        return self._epoch_num
-
-
-class BatchDataset(_Unary):
-    def __init__(self, child, batch_size, drop_remainder, per_batch_map, input_columns, output_columns):
-        super().__init__(child)
-        if callable(batch_size):
-            raise NotImplementedError("batch: a callable batch_size is not supported by sprout; pass an int")
-        self.batch_size = check_int("batch", "batch_size", batch_size, low=1, high=2**31 - 1)
-        self.drop_remainder = check_bool("batch", "drop_remainder", drop_remainder)
-        ins = column_list("batch", "input_columns", input_columns)
-        outs = column_list("batch", "output_columns", output_columns)
-        self.per_batch_map = per_batch_map
-        self._map = None
-        if per_batch_map is None:
-            if ins is not None or outs is not None:
-                raise ValueError("batch: input_columns and output_columns need a per_batch_map")
-        else:
-            if not callable(per_batch_map):
-                raise TypeError(f"batch: per_batch_map must be callable, got {type(per_batch_map).__name__}")
-            ins = ins or self.child._columns()
-            self._map = _ColumnMap("batch", self.child._columns(), ins, outs or ins)
-
-    def _columns(self):
-        return self._map.names if self._map else self.child._columns()
-
-    def _size(self):
-        n = self.child._size()
-        return n // self.batch_size if self.drop_remainder else -(-n // self.batch_size)
-
-    def _batch_size(self):
-        return self.batch_size
-
-    def _rows(self, run, key):
-        pending, num = [], 0
-        for row in self._child_rows(run, key):
-            pending.append(row)
-            if len(pending) == self.batch_size:
-                yield self._make(pending, num, run)
-                pending, num = [], num + 1
-        if pending and not self.drop_remainder:
-            yield self._make(pending, num, run)
-
-    def _make(self, rows, num, run):
-        names = self.child._columns()
-        cols = list(zip(*rows))
-        if self._map is None:
-            return tuple(_stack("batch", names[i], col) for i, col in enumerate(cols))
-        args = [list(cols[i]) for i in self._map.in_idx]
-        outs = _outputs("batch: per_batch_map", self.per_batch_map(*args, BatchInfo(num, run.epoch)),
-                        self._map.n_out)
-        outs = [_stack("batch", self._map.names[j], o) if isinstance(o, (list, tuple)) else to_array("batch", o)
-                for j, o in enumerate(outs)]
-        used = set(self._map.in_idx)
-        stacked = [None if i in used else _stack("batch", names[i], col) for i, col in enumerate(cols)]
-        return self._map.place(stacked, outs)
-
-
 class ShuffleDataset(_Unary):
     def __init__(self, child, buffer_size):
         super().__init__(child)
@@ -177,36 +102,80 @@ def _callables(op: str, operations) -> list:
     return ops
 
 
+class _Failure:
+    """An exception raised by a map operation, carried back to the consumer (from a worker if need be)."""
+
+    def __init__(self, exc: BaseException):
+        import traceback
+        self.exc = exc
+        self.trace = "".join(traceback.format_exception(exc))
+
+
 class MapDataset(_Unary):
-    def __init__(self, child, operations, input_columns, output_columns):
+    def __init__(self, child, operations, input_columns, output_columns, parallel=(None, False)):
         super().__init__(child)
         self.operations = _callables("map", operations)
         cols = self.child._columns()
         ins = column_list("map", "input_columns", input_columns) or cols[:1]
         outs = column_list("map", "output_columns", output_columns) or ins
         self._map = _ColumnMap("map", cols, ins, outs)
+        self.workers, self.processes = parallel
 
     def _columns(self):
         return self._map.names
 
-    def _rows(self, run, key):
-        for row in self._child_rows(run, key):
+    def _apply(self, row):
+        try:
             args = self._map.inputs(row)
             for f in self.operations:
                 result = f(*args)
                 args = result if isinstance(result, tuple) else (result,)
             outs = _outputs("map", args, self._map.n_out)
-            yield self._map.place(row, [to_array("map", o) for o in outs])
+            return self._map.place(row, [to_array("map", o) for o in outs])
+        except Exception as exc:  # noqa: BLE001 - handed to the consumer, which decides (ErrorSamplesMode)
+            return _Failure(exc)
+
+    def _rows(self, run, key):
+        mode = config.get_error_samples_mode()
+        workers = workers_for("map", self.workers)
+        results = ordered_map(self._apply, self._child_rows(run, key), workers, self.processes, "map")
+        good, owed = None, 0
+        for n, out in enumerate(results):
+            if not isinstance(out, _Failure):
+                for _ in range(owed):
+                    yield out
+                good, owed = out, 0
+                yield out
+                continue
+            where = (f"map: operations {[getattr(f, '__name__', type(f).__name__) for f in self.operations]} "
+                     f"failed on row {n} of this pass (input columns {self._map.in_names}, epoch {run.epoch})")
+            if mode is config.ErrorSamplesMode.RETURN:
+                exc = out.exc
+                exc.add_note(where)
+                if exc.__traceback__ is None:  # raised in a worker process: show where
+                    exc.add_note(out.trace)
+                raise exc
+            logger.warning("%s: %s: %s; %s", where, type(out.exc).__name__, out.exc,
+                           "skipped" if mode is config.ErrorSamplesMode.SKIP else "replaced by a good row")
+            if mode is config.ErrorSamplesMode.REPLACE:
+                if good is None:
+                    owed += 1
+                else:
+                    yield good
+        if owed:
+            raise RuntimeError(f"map: every row of this pass failed; ErrorSamplesMode.REPLACE has no good row to use "
+                               f"({owed} rows)")
 
 
 class FilterDataset(_Unary):
-    def __init__(self, child, predicate, input_columns):
+    def __init__(self, child, predicate, input_columns, parallel=(None, False)):
         super().__init__(child)
         if not callable(predicate):
             raise TypeError(f"filter: predicate must be callable, got {type(predicate).__name__}")
         self.predicate = predicate
         ins = column_list("filter", "input_columns", input_columns) or self.child._columns()
         self._idx = find_columns("filter", self.child._columns(), ins)
+        self.workers, self.processes = parallel
         self._count = None
 
     def _size(self):
@@ -214,9 +183,13 @@ class FilterDataset(_Unary):
             self._count = sum(1 for _ in self._rows(Run(iteration=0), ()))
         return self._count
 
+    def _keep(self, row):
+        return row, bool(np.all(to_array("filter", self.predicate(*[row[i] for i in self._idx]))))
+
     def _rows(self, run, key):
-        for row in self._child_rows(run, key):
-            if bool(np.all(to_array("filter", self.predicate(*[row[i] for i in self._idx])))):
+        workers = workers_for("filter", self.workers)
+        for row, keep in ordered_map(self._keep, self._child_rows(run, key), workers, self.processes, "filter"):
+            if keep:
                 yield row
 
 
@@ -352,3 +325,19 @@ class RenameDataset(_Unary):
 
     def _rows(self, run, key):
         return self._child_rows(run, key)
+
+
+class PositionsDataset(_Unary):
+    """The rows at the given positions of each pass of the child (one part of a split of a stream)."""
+
+    def __init__(self, child, positions):
+        super().__init__(child)
+        self.positions = positions
+
+    def _size(self):
+        return len(self.positions)
+
+    def _rows(self, run, key):
+        for i, row in enumerate(self._child_rows(run, key)):
+            if i in self.positions:
+                yield row

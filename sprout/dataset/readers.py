@@ -1,4 +1,4 @@
-"""File readers for standard datasets: MNIST (IDX files) and CIFAR-10 (binary batches)."""
+"""File readers for the standard array datasets: MNIST (IDX files), CIFAR-10 and CIFAR-100 (binary batches)."""
 from __future__ import annotations
 
 import os
@@ -10,39 +10,42 @@ from .sources import MappableDataset
 _USAGES = (None, "train", "test", "all")
 
 
-def _check_dir(op: str, dataset_dir, usage) -> str:
+def check_dir(op: str, dataset_dir, usage=None, usages=_USAGES) -> str:
     if not isinstance(dataset_dir, (str, os.PathLike)):
         raise TypeError(f"{op}: dataset_dir must be a path, got {type(dataset_dir).__name__}")
     if not os.path.isdir(dataset_dir):
         raise ValueError(f"{op}: dataset_dir {os.fspath(dataset_dir)!r} is not a directory")
-    if usage not in _USAGES:
-        raise ValueError(f"{op}: usage must be one of 'train', 'test', 'all' (or None for all), got {usage!r}")
+    if usage not in usages:
+        names = ", ".join(repr(u) for u in usages if u is not None)
+        raise ValueError(f"{op}: usage must be one of {names} (or None for all), got {usage!r}")
     return os.fspath(dataset_dir)
 
 
-class _ArraySource(MappableDataset):
-    """Base of the readers: ``image`` and ``label`` columns held as two arrays."""
+class ArraySource(MappableDataset):
+    """Base of the array readers: named columns held as equally long arrays."""
+
+    _names = ("image", "label")
 
     def __init__(self, op, num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id):
         super().__init__(op, num_samples, shuffle, sampler, num_shards, shard_id, num_parallel_workers)
-        self._images = self._labels = None
+        self._arrays = ()
 
     def _columns(self):
-        return ["image", "label"]
+        return list(self._names)
 
     def _num_rows(self):
-        return len(self._labels)
+        return len(self._arrays[-1])
 
     def _row(self, i):
-        return np.array(self._images[i]), np.array(self._labels[i])
+        return tuple(np.array(a[i]) for a in self._arrays)
 
 
-def _find(op: str, directory: str, names) -> str:
+def _find(directory: str, names) -> str | None:
     for name in names:
         path = os.path.join(directory, name)
         if os.path.isfile(path):
             return path
-    raise ValueError(f"{op}: {names[0]!r} not found in {directory!r}")
+    return None
 
 
 def _read_idx(op: str, path: str, magic: int, ndim: int) -> np.ndarray:
@@ -56,37 +59,58 @@ def _read_idx(op: str, path: str, magic: int, ndim: int) -> np.ndarray:
     shape = tuple(int(d) for d in fields[1:])
     body = raw[header:]
     if body.size != int(np.prod(shape)):
-        raise ValueError(f"{op}: {path!r} holds {body.size} bytes of data, its header says {shape}")
+        raise ValueError(f"{op}: {path!r} holds {body.size} bytes of data, its header says {shape} (truncated?)")
     return body.reshape(shape)
 
 
-class MnistDataset(_ArraySource):
+class MnistDataset(ArraySource):
     """MNIST from the IDX files in ``dataset_dir`` (``train-images-idx3-ubyte``, ``train-labels-idx1-ubyte``,
     ``t10k-images-idx3-ubyte``, ``t10k-labels-idx1-ubyte``). Columns: ``image`` (28, 28, 1) uint8 and
-    ``label`` uint32. ``usage`` "all" (or None) reads the test files first, then the training files."""
+    ``label`` uint32. ``usage`` "train"/"test" needs that split's files; "all" (or None) reads whichever
+    splits the folder holds, the test files first."""
 
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
                  sampler=None, num_shards=None, shard_id=None, cache=None):
         op = "MnistDataset"
         super().__init__(op, num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
-        directory = _check_dir(op, dataset_dir, usage)
+        directory = check_dir(op, dataset_dir, usage)
         prefixes = {"train": ["train"], "test": ["t10k"]}.get(usage, ["t10k", "train"])
         images, labels = [], []
         for p in prefixes:
-            img = _read_idx(op, _find(op, directory, [f"{p}-images-idx3-ubyte", f"{p}-images.idx3-ubyte"]), 2051, 3)
-            lab = _read_idx(op, _find(op, directory, [f"{p}-labels-idx1-ubyte", f"{p}-labels.idx1-ubyte"]), 2049, 1)
+            img_path = _find(directory, [f"{p}-images-idx3-ubyte", f"{p}-images.idx3-ubyte"])
+            lab_path = _find(directory, [f"{p}-labels-idx1-ubyte", f"{p}-labels.idx1-ubyte"])
+            if img_path is None and lab_path is None and usage in (None, "all"):
+                continue  # "all" reads the splits that are there
+            if img_path is None or lab_path is None:
+                missing = f"{p}-images-idx3-ubyte" if img_path is None else f"{p}-labels-idx1-ubyte"
+                raise RuntimeError(f"{op}: {missing!r} not found in {directory!r} (needed for usage={usage!r})")
+            img, lab = _read_idx(op, img_path, 2051, 3), _read_idx(op, lab_path, 2049, 1)
             if len(img) != len(lab):
                 raise ValueError(f"{op}: {p} files hold {len(img)} images but {len(lab)} labels")
             images.append(img[..., None])
             labels.append(lab.astype(np.uint32))
-        self._images = np.concatenate(images)
-        self._labels = np.concatenate(labels)
+        if not images:
+            raise RuntimeError(f"{op}: no MNIST files (train-images-idx3-ubyte, t10k-images-idx3-ubyte, ...) in "
+                               f"{directory!r}")
+        self._arrays = (np.concatenate(images), np.concatenate(labels))
 
 
-_CIFAR_RECORD = 1 + 3 * 32 * 32
+def _records(op: str, directory: str, names, size: int) -> np.ndarray:
+    records = []
+    for name in names:
+        raw = np.fromfile(os.path.join(directory, name), dtype=np.uint8)
+        if raw.size % size:
+            raise ValueError(f"{op}: {name!r} is {raw.size} bytes, not a whole number of {size}-byte records "
+                             f"(truncated? its last record starts at byte {raw.size // size * size})")
+        records.append(raw.reshape(-1, size))
+    return np.concatenate(records)
 
 
-class Cifar10Dataset(_ArraySource):
+def _hwc(pixels: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(pixels.reshape(-1, 3, 32, 32).transpose(0, 2, 3, 1))
+
+
+class Cifar10Dataset(ArraySource):
     """CIFAR-10 from the binary version's files in ``dataset_dir`` (``data_batch_1.bin`` ... ``data_batch_5.bin``,
     ``test_batch.bin``). Columns: ``image`` (32, 32, 3) uint8 (HWC) and ``label`` uint32. ``usage`` "all"
     (or None) reads the training batches first, then the test batch."""
@@ -95,7 +119,7 @@ class Cifar10Dataset(_ArraySource):
                  sampler=None, num_shards=None, shard_id=None, cache=None):
         op = "Cifar10Dataset"
         super().__init__(op, num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
-        directory = _check_dir(op, dataset_dir, usage)
+        directory = check_dir(op, dataset_dir, usage)
         names = []
         if usage in (None, "all", "train"):
             names += sorted((f for f in os.listdir(directory) if f.startswith("data_batch_") and f.endswith(".bin")),
@@ -105,18 +129,30 @@ class Cifar10Dataset(_ArraySource):
         if not names:
             raise ValueError(f"{op}: no CIFAR-10 binary files (data_batch_*.bin / test_batch.bin) for usage "
                              f"{usage!r} in {directory!r}")
-        records = []
-        for name in names:
-            raw = np.fromfile(os.path.join(directory, name), dtype=np.uint8)
-            if raw.size % _CIFAR_RECORD:
-                raise ValueError(f"{op}: {name!r} is {raw.size} bytes, not a whole number of "
-                                 f"{_CIFAR_RECORD}-byte records")
-            records.append(raw.reshape(-1, _CIFAR_RECORD))
-        data = np.concatenate(records)
-        self._labels = data[:, 0].astype(np.uint32)
-        self._images = np.ascontiguousarray(data[:, 1:].reshape(-1, 3, 32, 32).transpose(0, 2, 3, 1))
+        data = _records(op, directory, names, 1 + 3 * 32 * 32)
+        self._arrays = (_hwc(data[:, 1:]), data[:, 0].astype(np.uint32))
 
 
 def _batch_number(name: str) -> int:
     stem = name[len("data_batch_"):-len(".bin")]
     return int(stem) if stem.isdigit() else 1 << 30
+
+
+class Cifar100Dataset(ArraySource):
+    """CIFAR-100 from the binary version's ``train.bin`` / ``test.bin`` in ``dataset_dir``. Columns: ``image``
+    (32, 32, 3) uint8, ``coarse_label`` and ``fine_label`` uint32. ``usage`` "all" (or None): train, then test."""
+
+    _names = ("image", "coarse_label", "fine_label")
+
+    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
+                 sampler=None, num_shards=None, shard_id=None, cache=None):
+        op = "Cifar100Dataset"
+        super().__init__(op, num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
+        directory = check_dir(op, dataset_dir, usage)
+        wanted = {"train": ["train.bin"], "test": ["test.bin"]}.get(usage, ["train.bin", "test.bin"])
+        names = [n for n in wanted if os.path.isfile(os.path.join(directory, n))]
+        if not names or (usage in ("train", "test") and len(names) != len(wanted)):
+            raise ValueError(f"{op}: no CIFAR-100 binary files ({' / '.join(wanted)}) for usage {usage!r} in "
+                             f"{directory!r}")
+        data = _records(op, directory, names, 2 + 3 * 32 * 32)
+        self._arrays = (_hwc(data[:, 2:]), data[:, 0].astype(np.uint32), data[:, 1].astype(np.uint32))

@@ -5,19 +5,26 @@ import itertools
 
 import numpy as np
 
-from ._checks import check_int, column_list, np_dtype, to_array
+from ._checks import check_bool, check_int, column_list, np_dtype, to_array
 from .dataset import Dataset
+from .parallel import ordered_map, workers_for
 from .samplers import select_sampler
 
 
 class MappableDataset(Dataset):
-    """A source whose rows can be read by index; a sampler picks the indices of each epoch."""
+    """A source whose rows can be read by index; a sampler picks the indices of each epoch. Sources whose
+    rows are costly to read (decoding, user code) read them on ``num_parallel_workers`` workers."""
+
+    _parallel_rows = False   # subclasses whose _row does real work set this
+    _processes = False       # ... and this to use worker processes instead of threads
 
     def __init__(self, op, num_samples=None, shuffle=None, sampler=None, num_shards=None, shard_id=None,
                  num_parallel_workers=None):
         super().__init__()
         if num_parallel_workers is not None:
             check_int(op, "num_parallel_workers", num_parallel_workers, low=1)
+        self._op = op
+        self.num_parallel_workers = num_parallel_workers
         self.sampler = select_sampler(op, num_samples, sampler, shuffle, num_shards, shard_id)
 
     def _num_rows(self) -> int:
@@ -30,8 +37,20 @@ class MappableDataset(Dataset):
         return self.sampler.count(self._num_rows())
 
     def _rows(self, run, key):
-        for i in self.sampler.indices(self._num_rows(), run.rng(key)):
-            yield self._row(int(i))
+        indices = (int(i) for i in self.sampler.indices(self._num_rows(), run.rng(key)))
+        workers = workers_for(self._op, self.num_parallel_workers) if self._parallel_rows else 1
+        return ordered_map(self._row, indices, workers, self._processes, self._op)
+
+    def use_sampler(self, new_sampler):
+        """Replace how rows are picked (a Sampler, or a list of row indices)."""
+        self.sampler = select_sampler(self._op, None, new_sampler, None, None, None)
+
+    def __getitem__(self, index):
+        """Row ``index`` of the source (before sampling) as a tuple of arrays."""
+        n = self._num_rows()
+        if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not -n <= index < n:
+            raise IndexError(f"{self._op}: row index {index!r} is out of range for {n} rows")
+        return self._row(int(index) % n)
 
 
 def _column(op: str, name: str, data) -> list | np.ndarray:
@@ -93,7 +112,7 @@ class NumpySlicesDataset(MappableDataset):
 
 
 def _as_row(op: str, item, names, types) -> tuple:
-    values = item if isinstance(item, tuple) else (item,)
+    values = tuple(item) if isinstance(item, (tuple, list)) else (item,)
     if len(values) != len(names):
         raise ValueError(f"{op}: the source gave {len(values)} value(s) per row but column_names has "
                          f"{len(names)}: {names}")
@@ -108,8 +127,10 @@ def _as_row(op: str, item, names, types) -> tuple:
 
 class GeneratorDataset(MappableDataset):
     """Rows from Python: a random-access object (``__getitem__`` + ``__len__``; samplers, shuffling and
-    sharding apply), a generator function (called once per epoch) or an iterable. Each item is a
-    tuple with one value per column, or a single value for a one-column dataset."""
+    sharding apply, and ``num_parallel_workers`` reads rows in parallel — worker processes unless
+    ``python_multiprocessing=False``), a generator function (called once per epoch), an iterable, or another
+    Dataset. Each item is a tuple or list with one value per column, or a single value for a one-column
+    dataset."""
 
     def __init__(self, source, column_names=None, column_types=None, schema=None, num_samples=None,
                  num_parallel_workers=1, shuffle=None, sampler=None, num_shards=None, shard_id=None,
@@ -118,6 +139,8 @@ class GeneratorDataset(MappableDataset):
         if schema is not None:
             raise NotImplementedError(f"{op}: schema is not supported by sprout; pass column_names "
                                       "(and column_types)")
+        if isinstance(source, Dataset) and column_names is None:
+            column_names = source.get_col_names()
         self._random_access = hasattr(source, "__getitem__")
         if self._random_access and not hasattr(source, "__len__"):
             raise TypeError(f"{op}: a source with __getitem__ must also define __len__")
@@ -139,6 +162,8 @@ class GeneratorDataset(MappableDataset):
         self.source = source
         self._num_samples = self.sampler.num_samples
         self._count = None
+        self._parallel_rows = self._random_access
+        self._processes = check_bool(op, "python_multiprocessing", python_multiprocessing)
 
     def _columns(self):
         return list(self._names)
@@ -157,7 +182,10 @@ class GeneratorDataset(MappableDataset):
         return self._count
 
     def _stream(self):
-        items = self.source() if callable(self.source) else iter(self.source)
+        if isinstance(self.source, Dataset):
+            items = self.source.create_tuple_iterator(num_epochs=1, output_numpy=True)
+        else:
+            items = self.source() if callable(self.source) else iter(self.source)
         if self._num_samples is not None:
             items = itertools.islice(items, self._num_samples)
         return items

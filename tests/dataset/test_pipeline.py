@@ -99,9 +99,9 @@ class TestBatch:
         with pytest.raises(exc, match=f"batch: {msg}"):
             n10().batch(bad)
 
-    def test_unsupported_arguments(self):
-        with pytest.raises(NotImplementedError, match="pad_info"):
-            n10().batch(2, pad_info={})
+    def test_bad_arguments(self):
+        with pytest.raises(ValueError, match="column 'nope' does not exist"):
+            n10().batch(2, pad_info={"nope": (None, 0)})
         with pytest.raises(ValueError, match="need a per_batch_map"):
             n10().batch(2, input_columns=["column_0"])
 

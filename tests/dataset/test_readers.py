@@ -107,3 +107,37 @@ class TestCifar10:
         empty.mkdir()
         with pytest.raises(ValueError, match="no CIFAR-10 binary files"):
             ds.Cifar10Dataset(empty)
+
+
+class TestMnistUsage:
+    """MindSpore reads whichever split files the folder holds for usage None/"all"."""
+
+    def test_train_only_folder(self, tmp_path):
+        write_idx(tmp_path / "train-images-idx3-ubyte", 2051, np.zeros((4, 28, 28)))
+        write_idx(tmp_path / "train-labels-idx1-ubyte", 2049, np.arange(4))
+        for usage in (None, "all", "train"):
+            assert ds.MnistDataset(tmp_path, usage=usage).get_dataset_size() == 4
+        with pytest.raises(RuntimeError, match="'t10k-images-idx3-ubyte' not found .*usage='test'"):
+            ds.MnistDataset(tmp_path, usage="test")
+
+    def test_empty_folder(self, tmp_path):
+        with pytest.raises(RuntimeError, match="no MNIST files"):
+            ds.MnistDataset(tmp_path)
+
+
+def test_cifar100(tmp_path):
+    for name, n in (("train.bin", 3), ("test.bin", 2)):
+        rec = np.zeros((n, 3074), np.uint8)
+        rec[:, 0] = np.arange(n)          # coarse
+        rec[:, 1] = np.arange(n) + 50     # fine
+        rec[:, 2:2 + 1024] = 7            # red plane
+        rec.tofile(tmp_path / name)
+    d = ds.Cifar100Dataset(str(tmp_path), shuffle=False)
+    assert d.get_col_names() == ["image", "coarse_label", "fine_label"] and d.get_dataset_size() == 5
+    r = next(d.create_dict_iterator(output_numpy=True))
+    assert r["image"].shape == (32, 32, 3) and r["image"][0, 0].tolist() == [7, 0, 0]
+    assert [int(x["fine_label"]) for x in d.create_dict_iterator(output_numpy=True)] == [50, 51, 52, 50, 51]
+    assert ds.Cifar100Dataset(str(tmp_path), usage="test").get_dataset_size() == 2
+    (tmp_path / "test.bin").write_bytes(b"\0" * 100)
+    with pytest.raises(ValueError, match="'test.bin' is 100 bytes, not a whole number of 3074-byte records"):
+        ds.Cifar100Dataset(str(tmp_path), usage="test")

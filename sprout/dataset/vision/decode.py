@@ -21,6 +21,14 @@ class EncodedImage(np.ndarray):
     def __array_finalize__(self, obj):
         self.source = getattr(obj, "source", None)
 
+    def __reduce__(self):  # keep the file name when a worker process sends the array back
+        rebuild, args, state = super().__reduce__()
+        return rebuild, args, (state, self.source)
+
+    def __setstate__(self, state):
+        base, self.source = state
+        super().__setstate__(base)
+
 
 def encoded(data: bytes, source: str | None) -> EncodedImage:
     arr = np.frombuffer(data, np.uint8).view(EncodedImage)

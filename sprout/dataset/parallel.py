@@ -1,0 +1,98 @@
+"""Ordered parallel map for pipeline nodes: worker threads or forked worker processes, results in input order."""
+from __future__ import annotations
+
+import collections
+import concurrent.futures as cf
+import logging
+import multiprocessing
+import sys
+import time
+
+from . import config
+
+logger = logging.getLogger("sprout.dataset")
+
+_worker_fn = None  # the function a worker process applies (set by fork, so closures and lambdas work)
+
+
+def _init_worker(fn, counter):
+    global _worker_fn
+    _worker_fn = fn
+    with counter.get_lock():
+        counter.value += 1
+        config._state["worker_id"] = counter.value
+
+
+def _call_in_worker(item):
+    return _worker_fn(item)
+
+
+def workers_for(op: str, num_parallel_workers) -> int:
+    """The worker count a node uses: its own argument, else ``ds.config.set_num_parallel_workers`` if the user
+    set it, else 1 (one thread). ``ds.config.set_debug_mode(True)`` forces 1."""
+    if config.get_debug_mode():
+        return 1
+    if num_parallel_workers is None:
+        return config._state["user_workers"] or 1
+    return int(num_parallel_workers)
+
+
+class _Serial:
+    def __init__(self, fn):
+        self.fn = fn
+
+    def submit(self, item):
+        return self.fn(item)
+
+
+def ordered_map(fn, items, workers: int, processes: bool, op: str):
+    """Yield ``fn(item)`` for each item, computed by ``workers`` threads (or processes), in input order.
+    At most ``max(prefetch_size, 2 * workers)`` items are in flight. A failing item raises its exception
+    when its turn comes; a dead worker process raises RuntimeError instead of hanging."""
+    if workers <= 1:
+        for item in items:
+            yield fn(item)
+        return
+    if processes:
+        method = "fork" if sys.platform.startswith("linux") else "spawn"
+        ctx = multiprocessing.get_context(method)
+        pool = cf.ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_worker,
+                                      initargs=(fn, ctx.Value("i", 0)))
+        call = _call_in_worker
+    else:
+        pool = cf.ThreadPoolExecutor(workers, thread_name_prefix=f"sprout-{op}")
+        call = fn
+    window = max(config.get_prefetch_size(), 2 * workers)
+    pending = collections.deque()
+    source = iter(items)
+    try:
+        exhausted = False
+        while True:
+            while not exhausted and len(pending) < window:
+                try:
+                    item = next(source)
+                except StopIteration:
+                    exhausted = True
+                    break
+                pending.append(pool.submit(call, item))
+            if not pending:
+                return
+            yield _result(pending.popleft(), op, workers, processes)
+    except cf.process.BrokenProcessPool as exc:
+        raise RuntimeError(f"{op}: a worker process died (killed or crashed) while processing a row; run with "
+                           "python_multiprocessing=False or num_parallel_workers=1 to see the error") from exc
+    finally:
+        for fut in pending:
+            fut.cancel()
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _result(fut, op, workers, processes):
+    interval = config.get_multiprocessing_timeout_interval()
+    start = time.monotonic()
+    while True:
+        try:
+            return fut.result(timeout=interval)
+        except cf.TimeoutError:
+            logger.warning("%s: still waiting for a result from its %d worker %s after %.0f s; a user function may "
+                           "be stuck", op, workers, "processes" if processes else "threads", time.monotonic() - start)

@@ -1,0 +1,109 @@
+"""num_parallel_workers: threads or forked processes, rows in order, errors and dead workers reported (never a hang)."""
+import logging
+import os
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import sprout.dataset as ds
+import sprout.dataset.vision as V
+
+from .helpers import deadline, firsts
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="worker processes are forked")
+
+
+def numbers(n=40):
+    return ds.NumpySlicesDataset({"x": np.arange(n)}, shuffle=False)
+
+
+@pytest.mark.parametrize("processes", [False, True])
+def test_parallel_map_keeps_the_order(processes):
+    with deadline(60):
+        got = firsts(numbers().map(lambda x: x * 3, num_parallel_workers=3, python_multiprocessing=processes))
+    assert got == [3 * i for i in range(40)]
+
+
+def test_work_really_runs_in_other_processes_and_threads():
+    pids = firsts(numbers(20).map(lambda x: np.array(os.getpid()), num_parallel_workers=2,
+                                  python_multiprocessing=True))
+    assert os.getpid() not in pids and len(set(pids)) >= 1
+    names = []
+
+    def record(x):
+        names.append(threading.current_thread().name)
+        time.sleep(0.002)
+        return x
+    firsts(numbers(20).map(record, num_parallel_workers=2))
+    assert {n.startswith("sprout-map") for n in names} == {True}
+
+
+def test_random_ops_differ_between_worker_processes():
+    images = ds.NumpySlicesDataset({"x": np.ones((32, 6, 6, 3), np.uint8)}, shuffle=False)
+    ds.config.set_seed(5)
+    cut = images.map(V.CutOut(2), num_parallel_workers=2, python_multiprocessing=True)
+    masks = [tuple(np.argwhere(r[0][:, :, 0] == 0)[0]) for r in cut.create_tuple_iterator(output_numpy=True)]
+    assert len(set(masks)) > 1  # each worker reseeds its copy; they do not repeat one stream
+
+
+@pytest.mark.parametrize("processes", [False, True])
+def test_errors_come_back_with_the_row(processes):
+    def boom(x):
+        if int(x) == 7:
+            raise ValueError("bad seven")
+        return x
+    with deadline(60), pytest.raises(ValueError, match="bad seven") as info:
+        firsts(numbers().map(boom, num_parallel_workers=2, python_multiprocessing=processes))
+    assert any("failed on row 7" in n for n in info.value.__notes__)
+
+
+def test_a_dead_worker_process_is_an_error_not_a_hang():
+    def die(x):
+        if int(x) == 5:
+            os._exit(3)
+        return x
+    with deadline(60), pytest.raises(RuntimeError, match="a worker process died"):
+        firsts(numbers().map(die, num_parallel_workers=2, python_multiprocessing=True))
+
+
+def test_parallel_sources_and_batch():
+    class Squares:
+        def __getitem__(self, i):
+            return np.array(i * i), np.array([i, -i])
+
+        def __len__(self):
+            return 12
+    with deadline(60):
+        got = firsts(ds.GeneratorDataset(Squares(), ["a", "b"], shuffle=False, num_parallel_workers=2))
+        assert got == [i * i for i in range(12)]
+        batches = numbers(10).batch(4, per_batch_map=lambda xs, info: ([x + info.get_batch_num() for x in xs],),
+                                    num_parallel_workers=2)
+        assert [r[0] for r in batches.create_tuple_iterator(output_numpy=True)][2].tolist() == [10, 11]
+
+
+def test_config_workers_debug_mode_and_prefetch(caplog):
+    assert ds.config.get_num_parallel_workers() == 8 and ds.config.get_prefetch_size() == 16
+    seen = set()
+
+    def where(x):
+        seen.add(threading.current_thread().name)
+        return x
+    ds.config.set_num_parallel_workers(2)
+    firsts(numbers(20).map(where))
+    assert any(n.startswith("sprout-map") for n in seen)
+    seen.clear()
+    ds.config.set_debug_mode(True)
+    firsts(numbers(20).map(where, num_parallel_workers=4))
+    assert seen == {threading.current_thread().name}
+    ds.config.set_debug_mode(False)
+    ds.config.set_prefetch_size(3)
+    assert ds.config.get_prefetch_size() == 3
+    ds.config.set_multiprocessing_timeout_interval(1)
+    with caplog.at_level(logging.WARNING, logger="sprout.dataset"), deadline(60):
+        firsts(numbers(2).map(lambda x: time.sleep(1.5) or x, num_parallel_workers=2))
+    assert "still waiting for a result" in caplog.text
+    with pytest.raises(NotImplementedError, match="shared memory is not available"):
+        ds.config.set_enable_shared_mem(True)
+    ds.config.set_enable_shared_mem(False)
