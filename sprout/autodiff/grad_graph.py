@@ -46,6 +46,7 @@ def joint_graph(graph: Graph) -> Joint:
         finally:
             dispatch.pop_tape(tape)
         outs = results[:len(graph.outputs)]
+        new_values = [builder.output_value(v) for v in results[len(graph.outputs):]]
         dout_of = [i for i, o in enumerate(outs) if isinstance(o, Tracer) and o.dtype.is_float]
         douts = [builder.add_input(outs[i]._var.type, "dout", ("dout", i)) for i in dout_of]
         table = tape.backward([outs[i] for i in dout_of], douts)
@@ -55,8 +56,11 @@ def joint_graph(graph: Graph) -> Joint:
             if g is not None:
                 grads.append(g)
                 grad_of.append(k)
-    # primal updates (assign) were recorded by the builder against the input tracers
     joint = builder.finish(list(outs) + grads)
+    # the graph's own write-backs (replay returns their values); writes the replay recorded against the
+    # input tracers are not write-backs of their own (a body's writes are already its outputs)
+    pos = {v.uid: k for k, v in enumerate(graph.inputs)}
+    joint = joint.replace(updates=[(joint.inputs[pos[t.uid]], v) for (t, _), v in zip(graph.updates, new_values)])
     return Joint(joint, len(graph.inputs), len(outs), dout_of, grad_of)
 
 

@@ -46,8 +46,10 @@ def replay(graph: Graph, args: list) -> list:
             out = bind(node.op, tuple(val(x) for x in op_inputs(node)), node.attrs)
             if len(outs) < len(node.outputs):
                 env[node.outputs[0].uid] = _current(builder)
-        elif node_writes(node):
-            outs, out = node.outputs, _replay_write(node, [val(x) for x in node.inputs], builder, env)
+        elif node_writes(node):  # one new value per written operand, a list even for one
+            for v, o in zip(node.outputs, _replay_write(node, [val(x) for x in node.inputs], builder, env)):
+                env[v.uid] = o
+            continue
         elif node.op.kind == "control" and any(is_token(x) for x in node.inputs):
             outs, out = node.outputs, _replay_threaded(node, [val(x) for x in node.inputs], builder)
         else:
