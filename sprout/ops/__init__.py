@@ -2,6 +2,7 @@
 from . import elementwise, reduce, shape, linalg  # noqa: F401  (registers the primitives; loads functional)
 from . import array_ops, conv_ops, pool_ops, nn_ops, random_ops, state_ops  # noqa: F401
 from .functional import *  # noqa: F401,F403
+from .functional_shape import range, slice  # noqa: F401,A004  (builtin names: not in functional's namespace)
 from .primitive_classes import *  # noqa: F401,F403
 from . import tensor_methods  # noqa: F401
 from . import operations  # noqa: F401
