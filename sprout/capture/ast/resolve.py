@@ -74,7 +74,29 @@ def _kind_of_file(filename: str) -> str:
 
 
 def function_kind(fn: types.FunctionType) -> str:
-    return _kind_of_file(fn.__code__.co_filename)
+    kind = _kind_of_file(fn.__code__.co_filename)
+    if kind == "library" and _uses_sprout(fn.__globals__):
+        return "user"  # model code installed as a package (or exec'd) that programs against sprout/mindspore
+    return kind
+
+
+_SPROUT_NAMES = ("sprout", "mindspore")
+_uses: dict = {}  # module name -> whether its globals hold sprout modules, classes or functions
+
+
+def _uses_sprout(glb: dict) -> bool:
+    name = glb.get("__name__")
+    hit = _uses.get(name) if name is not None else None
+    if hit is None:
+        hit = False
+        for v in list(glb.values()):
+            owner = v.__name__ if isinstance(v, types.ModuleType) else getattr(v, "__module__", None)
+            if isinstance(owner, str) and owner.split(".")[0] in _SPROUT_NAMES:
+                hit = True
+                break
+        if name is not None and not name.startswith("__"):
+            _uses[name] = hit
+    return hit
 
 
 def _is_cell(obj) -> bool:

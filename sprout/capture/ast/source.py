@@ -70,7 +70,8 @@ def convert(fn, *, syntax_level: str = "LAX"):
             if fn.__code__.co_name != "<lambda>":
                 warnings.warn(f"jit: the source of {fn.__qualname__} ({fn.__code__.co_filename}) cannot be read "
                               f"({exc}); it is traced without AST conversion, so control flow on tensor values "
-                              "inside it cannot compile (define it in a file, or use capture_mode='bytecode')",
+                              "inside it cannot become a graph (under jit_syntax_level=LAX it runs as Python "
+                              "between graph segments; define it in a file to compile it)",
                               JitWarning, stacklevel=3)
         per_code[level] = entry
     if entry is False:
