@@ -277,8 +277,8 @@ def assign_sub(variable, value):
 
 def print_(*input_x):
     """Print each argument on its own line (tensors as their repr); returns None, as MindSpore does.
-    Runs through the Print op of ``ops/control.py`` so it also prints at run time inside jit."""
-    from .control import PRINT
+    Runs through the Print op of ``ops/host_ops.py`` so it also prints at run time inside jit."""
+    from .host_ops import PRINT
 
     template, tensors = [], []
     for a in input_x:

@@ -16,7 +16,7 @@ from sprout.core.types import TensorType
 from sprout.ir import Const, Graph, IRError, Node, Var, verify
 from sprout.ir.effects import TOKEN, WORLD
 from sprout.ir.replay import replay
-from sprout.ops.control import cond
+from sprout.capture.control import cond
 from sprout.ops.host_ops import PRINT, print_
 from sprout.ops.state_ops import ASSIGN
 from sprout.passes import run_pipeline

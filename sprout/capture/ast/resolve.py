@@ -10,7 +10,8 @@ import types
 
 from ...core import dispatch
 from ...core.tensor import Tensor
-from ...ops import control
+from .. import control
+from ...ops.host_ops import print_
 from ...core.errors import JitSyntaxError, JitTypeError, JitValueError, is_internal, is_library
 
 
@@ -52,7 +53,7 @@ def _extreme(pick, reduce_name):
 
 
 BUILTINS = {
-    builtins.print: control.print_,
+    builtins.print: print_,
     builtins.range: range_,
     builtins.len: len_,
     builtins.max: _extreme("maximum", "max"),

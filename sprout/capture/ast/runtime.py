@@ -9,8 +9,8 @@ import warnings
 
 from ...core import dispatch
 from ...core.tensor import Tensor
-from ...ops import control
-from ...ops.control import UNDEF, Undefined, is_symbolic  # noqa: F401  (UNDEF is read by generated code)
+from .. import control
+from ..control import UNDEF, Undefined, is_symbolic  # noqa: F401  (UNDEF is read by generated code)
 from ...core.errors import JitSyntaxError, JitTypeError, JitValueError, JitWarning, SourceLoc
 from . import resolve
 

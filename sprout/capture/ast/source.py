@@ -43,7 +43,7 @@ def is_converted(fn) -> bool:
 
 
 def convert(fn, *, syntax_level: str = "LAX"):
-    """Return ``fn`` with tensor-dependent control flow rewritten into ``sprout.ops.control`` calls
+    """Return ``fn`` with tensor-dependent control flow rewritten into ``sprout.capture.control`` calls
     (see docs/syntax.md). Refused syntax raises a located ``JitSyntaxError``. Functions whose
     source cannot be read, and sprout's own functions, are returned unchanged (they still trace,
     without tensor control flow)."""

@@ -1,0 +1,430 @@
+"""Tracing Python control flow into Cond / WhileLoop nodes: ``cond`` / ``while_loop`` run plain Python
+on concrete predicates and trace both branches / the body on symbolic ones, joining branch results
+(Python numbers facing tensors, variables defined on one path only: ``Undefined``). Used by the AST
+front-end's converted code; the op records live in ``ops/control.py``."""
+from __future__ import annotations
+
+
+import numpy as np
+
+from .. import dtype as mstype
+from ..core.errors import JitSyntaxError, JitTypeError, JitValueError
+from ..core.pytree import Slot, flatten, unflatten
+from ..core.dispatch import bind
+from ..core.tensor import Tensor
+from ..core.types import TensorType, type_of
+from ..ir.builder import Tracer, trace_subgraph, user_loc, write_back, writes_as_outputs, written_outer
+from ..ir.graph import Const
+from ..ir.scalars import as_scalar, join_kinds, kind_of
+from ..ops import functional as F
+from ..ops.control import COND, WHILE_LOOP
+
+_NUMBERS = (bool, int, float, np.bool_, np.integer, np.floating)
+
+
+# ---- values that are not defined on every path ------------------------------------------------------
+class Undefined:
+    """A variable that has no value here (assigned only in one branch, or only inside a tensor loop).
+    Using it raises a located error saying why."""
+
+    __slots__ = ("name", "reason", "loc")
+
+    def __init__(self, name: str = "", reason: str = "", loc=None):
+        self.name, self.reason, self.loc = name, reason, loc
+
+    def error(self) -> JitSyntaxError:
+        what = f"'{self.name}'" if self.name else "a variable"
+        return JitSyntaxError(f"{what} is not defined here: {self.reason or 'it is never assigned'}", self.loc,
+                              "assign it before the if/while, or in every branch")
+
+    def __repr__(self) -> str:
+        return f"<undefined {self.name}>"
+
+    def __getattr__(self, item):
+        raise self.error()
+
+
+def _raise_undefined(self, *args, **kwargs):
+    raise self.error()
+
+
+for _dunder in ("add radd sub rsub mul rmul truediv rtruediv floordiv rfloordiv mod rmod pow rpow matmul rmatmul "
+                "neg pos abs invert lt le gt ge getitem setitem call iter len bool int float index and or xor "
+                "rand ror rxor lshift rshift").split():
+    setattr(Undefined, f"__{_dunder}__", _raise_undefined)
+
+UNDEF = Undefined()
+
+
+def is_symbolic(x) -> bool:
+    return isinstance(x, Tracer)
+
+
+def _is_value_leaf(x) -> bool:
+    return isinstance(x, (Tensor, Undefined) + _NUMBERS)
+
+
+def _is_tensor(x) -> bool:
+    return isinstance(x, Tensor)
+
+
+def _scalar_type(v) -> TensorType:
+    if isinstance(v, (bool, np.bool_)):
+        return TensorType((), mstype.bool_)
+    if isinstance(v, (int, np.integer)):
+        return TensorType((), mstype.int64)
+    return TensorType((), mstype.float32)
+
+
+def _const_tensor(value, t: TensorType) -> Tensor:
+    if any(d is None for d in t.shape):
+        raise JitTypeError(f"cannot make a constant of dynamic shape {t}", user_loc(3))
+    return Tensor(np.full(t.shape, value, dtype=t.dtype.np))
+
+
+def truth(value, loc=None) -> bool:
+    """Python truth of a concrete condition (a Tensor must hold one element)."""
+    if isinstance(value, Tensor):
+        if value.size != 1:
+            raise JitValueError(f"a tensor of shape {list(value.shape)} used as a condition is ambiguous",
+                                loc or user_loc(2), "reduce it first: use .any() or .all()")
+        return bool(value.asnumpy())
+    return bool(value)
+
+
+def _predicate(pred, loc) -> Tensor:
+    """A symbolic condition as a 0-d bool tensor (one element required)."""
+    shape = pred.shape
+    if any(d is not None and d != 1 for d in shape) or (any(d is None for d in shape)):
+        raise JitValueError(f"a tensor of shape {list(shape)} used as a condition must have exactly one element",
+                            loc, "reduce it first: use .any() or .all()")
+    if shape:
+        pred = F.reshape(pred, ())
+    if pred.dtype is not mstype.bool_:
+        pred = F.cast(pred, mstype.bool_)
+    return pred
+
+
+predicate = _predicate  # public: a condition (one element) as a 0-d bool tensor
+
+
+def _same_spec(a, b) -> bool:
+    if isinstance(a, Slot) or isinstance(b, Slot):
+        return isinstance(a, Slot) and isinstance(b, Slot) and a.index == b.index
+    if a[0] != b[0]:
+        return False
+    if a[0] == "const":
+        x, y = a[1], b[1]
+        if x is y:
+            return True
+        try:
+            return type(x) is type(y) and bool(x == y)
+        except Exception:  # noqa: BLE001 - incomparable objects are different
+            return False
+    if a[1] is not b[1] or len(a[2]) != len(b[2]):
+        return False
+    if a[0] == "dict":
+        return all(ka == kb and _same_spec(va, vb) for (ka, va), (kb, vb) in zip(a[2], b[2]))
+    return all(_same_spec(x, y) for x, y in zip(a[2], b[2]))
+
+
+def _leaf_names(tree, names) -> list[str]:
+    """A readable name per flattened leaf: the variable it belongs to (``names`` per top-level item)."""
+    if names is not None and isinstance(tree, tuple) and len(tree) == len(names):
+        out: list[str] = []
+        for name, item in zip(names, tree):
+            out += [name] * len(_flat(item))
+        return out
+    return ["the result"] * len(_flat(tree))
+
+
+def _flat(tree) -> list:
+    leaves: list = []
+    flatten(tree, leaves, _is_value_leaf)
+    return leaves
+
+
+# ---- Cond -----------------------------------------------------------------------------------------
+def cond(pred, then_fn, else_fn, *operands, names=None, loc=None):
+    """``then_fn(*operands)`` if ``pred`` else ``else_fn(*operands)``. With a concrete predicate only the
+    taken branch runs; with a symbolic one both branches are traced into a Cond node. The branches'
+    results must have one structure; tensors in them must agree in shape and dtype (a Python number
+    facing a tensor is converted to it; numbers that differ become tensors)."""
+    if not is_symbolic(pred):
+        return then_fn(*operands) if truth(pred, loc) else else_fn(*operands)
+    loc = loc or user_loc(2)
+    pred = _predicate(pred, loc)
+    op_leaves: list = []
+    op_spec = flatten(operands, op_leaves, _is_tensor)
+    in_types = [type_of(t) for t in op_leaves]
+    record: dict = {}
+    fns = {"then": then_fn, "else": else_fn}
+    fixes: dict = {"then": {}, "else": {}}
+
+    def tracer_for(side, plan):
+        def traced(*ts):
+            out = _apply_fix(fns[side](*unflatten(op_spec, list(ts))), fixes[side])
+            leaves: list = []
+            spec = flatten(out, leaves, _is_value_leaf)
+            record[side] = (spec, leaves, out)
+            if plan is None:
+                return [x for x in leaves if isinstance(x, Tensor)]
+            return [_coerce(leaves[i], t) for i, t in plan]
+        return traced
+
+    graphs = {side: trace_subgraph(tracer_for(side, None), in_types, f"cond_{side}")[0] for side in fns}
+    if names is not None and _branch_fixes(record["then"][2], record["else"][2], names, fixes):
+        graphs = {side: trace_subgraph(tracer_for(side, None), in_types, f"cond_{side}")[0] for side in fns}
+    (t_spec, t_leaves, t_out), (e_spec, e_leaves, _) = record["then"], record["else"]
+    leaf_names = _leaf_names(t_out, names)
+    if not _same_spec(t_spec, e_spec) or len(t_leaves) != len(e_leaves):
+        what = ", ".join(names) if names else "the result"
+        raise JitTypeError(f"the two branches of this if give different kinds of values for {what}", loc,
+                           "make both branches assign the same names with values of the same structure")
+    plan, final = _cond_plan(t_leaves, e_leaves, leaf_names, loc)
+    for side, leaves in (("then", t_leaves), ("else", e_leaves)):
+        natural = [(i, None) for i, x in enumerate(leaves) if isinstance(x, Tensor)]
+        wanted = [(i, t if not isinstance(leaves[i], Tensor) else None) for i, t in plan]
+        if natural != wanted:
+            graphs[side] = trace_subgraph(tracer_for(side, plan), in_types, f"cond_{side}")[0]
+    g_then, g_else = graphs["then"], graphs["else"]
+    # in-place writes (and io, through the effect token) inside a branch: new values come out as outputs
+    written = written_outer([g_then, g_else], op_leaves)
+    g_then, g_else = (writes_as_outputs(g, written, op_leaves) for g in (g_then, g_else))
+    for (i, _), a, b in zip(plan, g_then.output_types, g_else.output_types):
+        if a != b:
+            raise JitTypeError(f"'{leaf_names[i]}' is {a} in the then-branch but {b} in the else-branch of this if",
+                               loc, "both branches must give it the same shape and dtype")
+    then_in = list(op_leaves) + list(g_then.captured)
+    else_in = list(op_leaves) + list(g_else.captured)
+    if not plan and not written:  # nothing assigned: a constant output keeps the node one ordinary line
+        token = Const(np.zeros((), np.int32))
+        g_then, g_else = g_then.replace(outputs=[token]), g_else.replace(outputs=[token])
+    outs = bind(COND, (pred, *then_in, *else_in), {"then": g_then, "else": g_else, "n_then": len(then_in),
+                                                   "n_out": max(len(plan) + len(written), 1)})
+    write_back(written, outs[len(plan):])
+    it = iter(outs[:len(plan)])
+    leaves = [next(it) if x is _OUT else x for x in final]
+    for i, _ in plan:  # Python numbers (or traced scalars) on both sides: the result is a Python scalar
+        kind = join_kinds(kind_of(t_leaves[i]), kind_of(e_leaves[i]))
+        if kind is not None and is_symbolic(leaves[i]):
+            leaves[i] = as_scalar(leaves[i], kind)
+    return unflatten(t_spec, leaves)
+
+
+_OUT = object()
+
+
+def _branch_fixes(t_out, e_out, names, fixes) -> bool:
+    """A variable defined in one branch only becomes undefined after the if; the generated return-value
+    carrier (``_sp_retval``, read only when its flag says the branch returned) gets zeros instead."""
+    if not (isinstance(t_out, tuple) and isinstance(e_out, tuple) and len(t_out) == len(e_out) == len(names)):
+        return False
+    changed = False
+    for i, (a, b) in enumerate(zip(t_out, e_out)):
+        ua, ub = isinstance(a, Undefined), isinstance(b, Undefined)
+        if ua == ub:
+            continue
+        if names[i].startswith("_sp_retval"):
+            fixes["then" if ua else "else"][i] = b if ua else a
+        else:
+            fixes["then"][i] = fixes["else"][i] = None
+        changed = True
+    return changed
+
+
+def _apply_fix(out, fix: dict):
+    if not fix:
+        return out
+    items = list(out)
+    for i, template in fix.items():
+        items[i] = UNDEF if template is None else zeros_like_tree(template)
+    return tuple(items)
+
+
+def zeros_like_tree(tree):
+    """``tree`` with every tensor replaced by zeros of its type and every number by 0 of its type."""
+    leaves: list = []
+    spec = flatten(tree, leaves, _is_value_leaf)
+    out = []
+    for x in leaves:
+        if isinstance(x, Tensor):
+            out.append(_const_tensor(0, type_of(x)))
+        elif isinstance(x, Undefined):
+            out.append(x)
+        else:
+            out.append(type(x)(0))
+    return unflatten(spec, out)
+
+
+def _cond_plan(t_leaves, e_leaves, leaf_names, loc):
+    """Which leaves become Cond outputs (with the type a Python number must be converted to), and the
+    final leaf list (``_OUT`` where an output goes, else a constant or an Undefined)."""
+    plan, final = [], []
+    for i, (a, b) in enumerate(zip(t_leaves, e_leaves)):
+        if isinstance(a, Undefined) or isinstance(b, Undefined):
+            side = "then" if isinstance(b, Undefined) else "else"
+            final.append(Undefined(leaf_names[i], f"it is assigned only in the {side}-branch of a tensor if", loc))
+            continue
+        ta, tb = isinstance(a, Tensor), isinstance(b, Tensor)
+        if ta and tb:
+            plan.append((i, None))
+        elif ta or tb:
+            plan.append((i, type_of(a if ta else b)))
+        elif type(a) is type(b) and a == b:
+            final.append(a)
+            continue
+        else:
+            ty = _scalar_type(a if isinstance(a, float) else b)
+            if isinstance(a, (bool, np.bool_)) != isinstance(b, (bool, np.bool_)):
+                ty = _scalar_type(1.0 if isinstance(a, float) or isinstance(b, float) else 1)
+            plan.append((i, ty))
+        final.append(_OUT)
+    return plan, final
+
+
+def _coerce(x, t: TensorType | None):
+    """A branch/loop result as a tensor of type ``t`` (Python numbers become constants)."""
+    if t is None or isinstance(x, Tensor):
+        if t is not None and x.dtype is not t.dtype and not is_symbolic(x):
+            return Tensor(x.asnumpy().astype(t.dtype.np))
+        return x
+    if isinstance(x, Undefined):
+        raise x.error()
+    return _const_tensor(x, t)
+
+
+# ---- WhileLoop ------------------------------------------------------------------------------------
+def while_loop(cond_fn, body_fn, init, *, names=None, live_out=None, loc=None) -> tuple:
+    """``state = init; while cond_fn(*state): state = body_fn(*state)``; returns the final state (a tuple).
+    Iterations whose condition is a Python value run as Python (unrolled while a graph is built); once
+    the condition is symbolic the rest of the loop becomes one WhileLoop node. Loop variables that
+    start as Python numbers become tensors (their dtype/shape may widen to what the body produces);
+    ``Undefined`` ones are carried (zero-initialised) only if their name is in ``live_out``."""
+    state = tuple(init)
+    while True:
+        t = cond_fn(*state)
+        if is_symbolic(t):
+            break
+        if not truth(t, loc):
+            return state
+        state = tuple(body_fn(*state))
+    return _symbolic_while(cond_fn, body_fn, state, names, live_out, loc or user_loc(2))
+
+
+def _symbolic_while(cond_fn, body_fn, state, names, live_out, loc):
+    leaves: list = []
+    spec = flatten(state, leaves, _is_value_leaf)
+    leaf_names = _leaf_names(state, names)
+    live = set(live_out) if live_out is not None else set(leaf_names)
+    carry: dict = {}
+    weak: set = set()
+    for i, x in enumerate(leaves):
+        if isinstance(x, Tensor):
+            carry[i] = type_of(x)
+        elif not isinstance(x, Undefined):
+            carry[i], _ = _scalar_type(x), weak.add(i)
+    # loop variables standing for Python scalars (a counter that starts as 0): traced as scalars, so they
+    # stay Python numbers after the loop (kind None: a tensor)
+    kinds = {i: k for i, x in enumerate(leaves) if (k := kind_of(x)) is not None}
+    record: dict = {}
+    extra: list = []  # outer values the body writes (Parameters, outer tensors, the effect token): carried too
+    for _ in range(4):
+        order = sorted(carry)
+        in_types = [carry[i] for i in order]
+
+        def body_traced(*ts, order=order):
+            cur = list(leaves)
+            for i, t in zip(order, ts):
+                cur[i] = as_scalar(t, kinds[i]) if i in kinds else t
+            out = tuple(body_fn(*unflatten(spec, cur)))
+            record["out"] = out
+            out_leaves: list = []
+            record["spec"] = flatten(out, out_leaves, _is_value_leaf)
+            record["leaves"] = out_leaves
+            if len(out_leaves) != len(leaves):
+                return []
+            return [_coerce(out_leaves[i], carry[i]) for i in order]
+
+        g_body, out_types = trace_subgraph(body_traced, in_types, "while_body", carry=extra)
+        if not _same_spec(spec, record["spec"]) or len(record["leaves"]) != len(leaves):
+            fixed = _structured_undefined(state, record["out"], names, live)
+            if fixed is not None:
+                return _symbolic_while(cond_fn, body_fn, fixed, names, live_out, loc)
+            raise JitTypeError("the body of this while loop changes the structure of its loop variables", loc,
+                               "keep each loop variable a tensor (or a tuple of tensors) of a fixed structure")
+        changed = False
+        for i, t in zip(order, out_types):
+            if t != carry[i]:
+                if i in weak and t.dtype is not None:
+                    carry[i], changed = t, True
+                else:
+                    raise JitTypeError(f"loop variable '{leaf_names[i]}' changes from {carry[i]} to {t} in the body "
+                                       "of this while loop", loc, "a loop variable must keep its shape and dtype")
+        for i, x in enumerate(record["leaves"]):
+            if i not in carry and isinstance(leaves[i], Undefined) and leaf_names[i] in live and \
+                    isinstance(x, Tensor):
+                carry[i], changed = type_of(x), True
+                weak.add(i)
+        operands = [None] * len(order) + extra  # writes to loop variables come back as the body's results
+        more = [w for w in written_outer([g_body], operands) if w is not None and all(w is not e for e in extra)]
+        if more:
+            extra, changed = extra + more, True
+        for i in order:
+            if i in kinds:
+                kind = join_kinds(kinds[i], kind_of(record["leaves"][i]))
+                if kind != kinds[i]:
+                    changed = True
+                    if kind is None:
+                        del kinds[i]
+                    else:
+                        kinds[i] = kind
+        if not changed:
+            break
+    else:
+        raise JitTypeError("the loop variables of this while loop do not settle on fixed types", loc)
+    g_body = writes_as_outputs(g_body, extra, operands)
+
+    def cond_traced(*ts):
+        cur = list(leaves)
+        for i, t in zip(order, ts):
+            cur[i] = as_scalar(t, kinds[i]) if i in kinds else t
+        p = cond_fn(*unflatten(spec, cur))
+        if not isinstance(p, Tensor):
+            p = Tensor(bool(p))
+        return [_predicate(p, loc)]
+
+    g_cond, _ = trace_subgraph(cond_traced, in_types, "while_cond", carry=extra)
+    if g_cond.updates:
+        raise JitSyntaxError("an in-place update or a print inside the condition of a while loop on a tensor "
+                             "condition is not supported", loc, "do it in the loop body")
+    inits = []
+    for i in order:
+        x = leaves[i]
+        if isinstance(x, Undefined):
+            x = _const_tensor(0, carry[i])
+        elif not isinstance(x, Tensor):
+            x = _const_tensor(x, carry[i])
+        inits.append(x)
+    outs = bind(WHILE_LOOP, (*inits, *extra, *g_cond.captured, *g_body.captured),
+                {"cond": g_cond, "body": g_body, "n_vars": len(order) + len(extra), "n_cond": len(g_cond.captured)})
+    write_back(extra, outs[len(order):])
+    final = list(leaves)
+    for i, o in zip(order, outs):
+        final[i] = as_scalar(o, kinds[i]) if i in kinds else o
+    for i in range(len(leaves)):
+        if i not in carry:
+            final[i] = Undefined(leaf_names[i], "it is assigned only inside a while loop on a tensor condition", loc)
+    return unflatten(spec, final)
+
+
+def _structured_undefined(state, out, names, live):
+    """Loop variables undefined before the loop that the body sets to a tuple/list: start them as
+    zeros of that structure (None when that does not explain the mismatch)."""
+    if names is None or len(out) != len(state):
+        return None
+    new, changed = list(state), False
+    for i, (a, b) in enumerate(zip(state, out)):
+        if isinstance(a, Undefined) and names[i] in live and isinstance(b, (tuple, list)):
+            new[i], changed = zeros_like_tree(b), True
+    return tuple(new) if changed else None
