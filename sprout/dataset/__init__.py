@@ -1,8 +1,9 @@
 """``sprout.dataset``: MindSpore's data pipeline (sources, batch/shuffle/map/..., iterators) on NumPy."""
-from . import config, transforms, vision
+from . import config, text, transforms, vision
 from .dataset import Dataset
 from .iterators import DictIterator, TupleIterator
 from .batching import BatchInfo
+from .detection import CelebADataset, CocoDataset, VOCDataset
 from .image_folder import ImageFolderDataset
 from .mind_dataset import MindDataset, Shuffle
 from .readers import Cifar10Dataset, Cifar100Dataset, MnistDataset
@@ -21,8 +22,9 @@ def zip(datasets):  # MindSpore's name; shadows the builtin inside this module o
 
 
 __all__ = [
-    "BatchInfo", "Cifar100Dataset", "Cifar10Dataset", "Dataset", "DictIterator", "DistributedSampler",
-    "GeneratorDataset", "ImageFolderDataset", "MappableDataset", "MindDataset", "MnistDataset", "NumpySlicesDataset",
-    "RandomSampler", "Sampler", "SequentialSampler", "Shuffle", "SubsetRandomSampler", "SubsetSampler",
-    "TupleIterator", "config", "transforms", "vision", "zip",
+    "BatchInfo", "CelebADataset", "Cifar100Dataset", "Cifar10Dataset", "CocoDataset", "Dataset", "DictIterator",
+    "DistributedSampler", "GeneratorDataset", "ImageFolderDataset", "MappableDataset", "MindDataset",
+    "MnistDataset", "NumpySlicesDataset", "RandomSampler", "Sampler", "SequentialSampler", "Shuffle",
+    "SubsetRandomSampler", "SubsetSampler", "TupleIterator", "VOCDataset", "config", "text", "transforms", "vision",
+    "zip",
 ]

@@ -189,6 +189,11 @@ class Dataset:
             node._iterations = 0
             stack.extend(node.children)
 
+    def build_vocab(self, columns, freq_range, top_k, special_tokens, special_first):
+        """A text.Vocab of the words in ``columns`` (see text.Vocab.from_dataset)."""
+        from .text import Vocab
+        return Vocab.from_dataset(self, columns, freq_range, top_k, special_tokens, special_first)
+
     def apply(self, apply_func):
         """``apply_func(self)``, which must return a Dataset."""
         out = apply_func(self)

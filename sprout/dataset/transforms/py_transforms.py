@@ -1,4 +1,3 @@
 """MindSpore 1.x path ``dataset.transforms.py_transforms``: the same transforms."""
-from .transforms import Compose, OneHot
-
-__all__ = ["Compose", "OneHot"]
+from . import *  # noqa: F403
+from . import __all__  # noqa: F401
