@@ -159,6 +159,8 @@ class GraphBuilder:
         self._updates: dict[int, tuple] = {}       # input uid -> (input Var, Tracer holding the new value)
         self._lifted: dict[int, tuple] = {}        # id(outer tracer) -> (outer tracer, inner Tracer)
         self._token: Tracer | None = None          # the current effect token (created on first io)
+        self.functional = False                    # replay: a state op rebinds nothing (see emit)
+        self.new_values: list = []                 # the last state op's new values (one tracer per write)
         self._state: set = parent._state if parent is not None else set()  # ids of written concrete tensors
         self.captured_inputs: list[Var] = []
 
@@ -321,12 +323,15 @@ class GraphBuilder:
             self.write(tok, new_tok)
         else:
             self.nodes.append(Node(op, ins, dict(attrs), outs, loc))
-        if w:
-            for k, p in enumerate(w):
-                if p in targets:
-                    self.write(targets[p], outs[k])
-            return targets[w[0]] if w[0] in targets else _new_tracer(outs[0], self)
         tracers = [_new_tracer(v, self) for v in outs]
+        if w:  # the result is a new tensor (as eagerly); the written tracers now hold the new values
+            for k, p in enumerate(w):
+                # replay (functional): the written tracer keeps meaning the old version, and the replayed
+                # graph's own updates say what is written back (ir.replay)
+                if p in targets and not self.functional:
+                    self.write(targets[p], outs[k])
+            self.new_values = tracers
+            return tracers[0]
         return tracers[0] if op.n_out == 1 else tuple(tracers)
 
     def _emit_call(self, op: Op, args: tuple, attrs: dict) -> Any:

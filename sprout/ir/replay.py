@@ -21,7 +21,8 @@ def replay(graph: Graph, args: list) -> list:
 
     Effects keep their IR meaning: a state write never changes what the old value's readers see
     (run eagerly it writes a copy, so the caller's tensors are untouched: the caller applies
-    ``updates`` if it wants them), and io is threaded through the current builder's token."""
+    ``updates`` if it wants them; while a graph is built, the updates are written into the argument
+    tensors, as a call of the graph would), and io is threaded through the current builder's token."""
     env: dict[int, Any] = {v.uid: a for v, a in zip(graph.inputs, args)}
     consts: dict[int, Tensor] = {}
 
@@ -46,8 +47,8 @@ def replay(graph: Graph, args: list) -> list:
             out = bind(node.op, tuple(val(x) for x in op_inputs(node)), node.attrs)
             if len(outs) < len(node.outputs):
                 env[node.outputs[0].uid] = _current(builder)
-        elif node_writes(node):  # one new value per written operand, a list even for one
-            for v, o in zip(node.outputs, _replay_write(node, [val(x) for x in node.inputs], builder, env)):
+        elif node_writes(node):  # one new value per written operand
+            for v, o in zip(node.outputs, _replay_write(node, [val(x) for x in node.inputs], builder)):
                 env[v.uid] = o
             continue
         elif node.op.kind == "control" and any(is_token(x) for x in node.inputs):
@@ -60,11 +61,15 @@ def replay(graph: Graph, args: list) -> list:
         else:
             for v, o in zip(outs, out):
                 env[v.uid] = o
+    builder = dispatch.current_builder()
+    if builder is not None:  # the replayed graph's write-back epilogue writes the arguments it was given
+        for target, v in graph.updates:
+            builder.write(builder.target(args[graph.inputs.index(target)]), builder.value_of(val(v)))
     return [val(o) for o in graph.outputs] + [val(v) for _, v in graph.updates]
 
 
-def _replay_write(node, ins: list, builder, env: dict) -> list:
-    """A state node, functionally: values read as the old version keep meaning the old version."""
+def _replay_write(node, ins: list, builder) -> list:
+    """A state node, functionally: the values it reads keep meaning the old version."""
     w = node_writes(node)
     if builder is None:
         for p in w:
@@ -75,16 +80,12 @@ def _replay_write(node, ins: list, builder, env: dict) -> list:
                 ins[p] = c
         bind(node.op, tuple(ins), node.attrs)
         return [ins[p] for p in w]
-    olds = {p: builder.value_of(ins[p]) for p in w}
-    bind(node.op, tuple(ins), node.attrs)
-    new = [_new_tracer(v, builder) for v in builder.nodes[-1].outputs]
-    for p in w:  # the written objects now hold the new value: old readers get a snapshot of the old one
-        obj = ins[p]
-        snap = _new_tracer(olds[p], builder)
-        for uid, e in env.items():
-            if e is obj:
-                env[uid] = snap
-    return new
+    builder.functional = True  # new tracers for the new values (a tape links them to the operands)
+    try:
+        bind(node.op, tuple(ins), node.attrs)
+    finally:
+        builder.functional = False
+    return builder.new_values
 
 
 def _replay_threaded(node, ins: list, builder) -> Any:
