@@ -5,7 +5,8 @@ from .layers import *  # noqa: F401,F403
 from .loss import (LossBase, L1Loss, MAELoss, MSELoss, RMSELoss, SmoothL1Loss,  # noqa: F401
                    SoftmaxCrossEntropyWithLogits, CrossEntropyLoss, NLLLoss, BCELoss, BCEWithLogitsLoss)
 from .loss.loss_ext import *  # noqa: F401,F403
-from .optim import Optimizer, SGD, Momentum, Adam, AdamWeightDecay  # noqa: F401
+from .optim import (Optimizer, SGD, Momentum, Adam, AdamWeightDecay, RMSProp, Adagrad, ProximalAdagrad,  # noqa: F401
+                    Adadelta, AdaMax, LazyAdam, FTRL, Lamb, LARS, ASGD, Rprop, AdaFactor)
 from .learning_rate_schedule import (LearningRateSchedule, ExponentialDecayLR, NaturalExpDecayLR,  # noqa: F401
                                      InverseDecayLR, CosineDecayLR, PolynomialDecayLR, WarmUpLR)
 from .wrap import WithLossCell, WithEvalCell, WithGradCell, TrainOneStepCell  # noqa: F401

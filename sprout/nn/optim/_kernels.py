@@ -17,7 +17,8 @@ def _like_var(name: str):
         if not hasattr(var, "shape"):
             raise OpError(f"{name}: the variable must be a Parameter, got {var!r}")
         for other in rest:
-            if hasattr(other, "shape") and other.ndim and tuple(other.shape) != tuple(var.shape):
+            if hasattr(other, "shape") and other.ndim and tuple(other.shape) != tuple(var.shape) \
+                    and any(d != 1 for d in other.shape):  # a [1]-shaped hyper-parameter (beta power ...) is a scalar
                 raise OpError(f"{name}: input of shape {list(other.shape)} does not match the variable's shape "
                               f"{list(var.shape)}")
         return TensorType(tuple(var.shape), var.dtype)

@@ -39,7 +39,7 @@ class Adam(Optimizer):
         self.moment2 = clone_state(self.parameters, "moment2", "zeros")
 
     def construct(self, gradients):
-        gradients = self.scale_grad(self.decay_weight(self._check_grads(gradients)))
+        gradients = self.scale_grad(self.gradients_centralization(self.decay_weight(self._check_grads(gradients))))
         lrs = self._lr_list(self.get_lr())
         self._step_count()
         b1p = ops.assign(self.beta1_power, ops.mul(self.beta1_power, self.beta1))

@@ -24,7 +24,7 @@ class Momentum(Optimizer):
         self.moments = clone_state(self.parameters, "moments", "zeros")
 
     def construct(self, gradients):
-        gradients = self.scale_grad(self.decay_weight(self._check_grads(gradients)))
+        gradients = self.scale_grad(self.gradients_centralization(self.decay_weight(self._check_grads(gradients))))
         lrs = self._lr_list(self.get_lr())
         self._step_count()
         attrs = {"use_nesterov": True} if self.use_nesterov else {}

@@ -24,11 +24,12 @@ class _IteratorLearningRate(LearningRateSchedule):
         return ops.reshape(self.learning_rate[global_step], ())
 
 
-def clone_state(params, prefix: str, init: str = "zeros") -> ParameterTuple:
-    """Optimizer state shaped like ``params``, named ``prefix.<param name>`` (so checkpoints carry it)."""
-    fill = {"zeros": np.zeros_like, "ones": np.ones_like}[init]
-    return ParameterTuple(Parameter(fill(p.asnumpy()), name=f"{prefix}.{p.name}", requires_grad=p.requires_grad)
-                          for p in params)
+def clone_state(params, prefix: str, init="zeros") -> ParameterTuple:
+    """Optimizer state shaped like ``params``, named ``prefix.<param name>`` (so checkpoints carry it); ``init`` is
+    "zeros", "ones" or a number."""
+    value = {"zeros": 0, "ones": 1}.get(init, init) if isinstance(init, str) else init
+    return ParameterTuple(Parameter(np.full_like(p.asnumpy(), value), name=f"{prefix}.{p.name}",
+                                    requires_grad=p.requires_grad) for p in params)
 
 
 class Optimizer(Cell):
@@ -41,9 +42,13 @@ class Optimizer(Cell):
         if isinstance(parameters, (ParameterTuple, tuple)) or (parameters is not None and not isinstance(
                 parameters, list) and isinstance(parameters, Iterable)):
             parameters = list(parameters)
-        if not isinstance(parameters, list) or not parameters:
+        if parameters is None:
+            raise ValueError("For 'Optimizer', the argument 'parameters' can not be None.")
+        if not isinstance(parameters, list):
             raise TypeError(f"For 'Optimizer', the argument 'parameters' must be a non-empty list of Parameters or "
                             f"dicts, but got {type(parameters).__name__}.")
+        if not parameters:
+            raise ValueError("For 'Optimizer', the argument 'parameters' must not be empty.")
         if not (all(isinstance(p, Parameter) for p in parameters) or all(isinstance(p, dict) for p in parameters)):
             raise TypeError("For 'Optimizer', all elements of the argument 'parameters' must be 'Parameter' or "
                             "'dict', please check the 'parameters'.")
@@ -111,7 +116,7 @@ class Optimizer(Cell):
         return float(wd) * self.loss_scale
 
     def _init_groups(self, groups, default_lr, default_wd) -> None:
-        params, lrs, wds, order = [], [], [], None
+        params, lrs, wds, gcs, order = [], [], [], [], None
         for g in groups:
             bad = [k for k in g if k not in _GROUP_KEYS]
             if bad:
@@ -133,6 +138,10 @@ class Optimizer(Cell):
             else:
                 lr = shared_lr
             wd = self._preprocess_weight_decay(g.get("weight_decay", default_wd))
+            gc = g.get("grad_centralization", False)
+            if not isinstance(gc, bool):
+                raise TypeError(f"For 'Optimizer', the 'gradients_centralization' must be bool type, but got "
+                                f"{type(gc)}.")
             for p in group_params:
                 if not isinstance(p, Parameter):
                     raise TypeError(f"For 'Optimizer', the element in group parameters must be Parameter type, "
@@ -143,6 +152,7 @@ class Optimizer(Cell):
                 params.append(p)
                 lrs.append(lr)
                 wds.append(wd)
+                gcs.append(gc)
         if order:
             if len(order) != len(params):
                 raise ValueError(f"For 'Optimizer', the length of order parameters must be the same as the length of "
@@ -150,6 +160,7 @@ class Optimizer(Cell):
             index = {id(p): i for i, p in enumerate(params)}
             pick = [index[id(p)] for p in order]
             params, lrs, wds = [params[i] for i in pick], [lrs[i] for i in pick], [wds[i] for i in pick]
+            gcs = [gcs[i] for i in pick]
         if self.is_group_lr:
             self.group_lr = lrs
             unique = []
@@ -165,6 +176,7 @@ class Optimizer(Cell):
         else:
             self.learning_rate = shared_lr
         self.parameters = ParameterTuple(params)
+        self.grad_centralization_flags = tuple(gcs)
         self.weight_decay = tuple(wds)
         self.decay_flags = tuple(w > 0 for w in wds)
         self.exec_weight_decay = any(self.decay_flags)
@@ -210,7 +222,17 @@ class Optimizer(Cell):
                      for g, p, wd, flag in zip(gradients, self.parameters, wds, self.decay_flags))
 
     def gradients_centralization(self, gradients):
-        return gradients
+        """g - mean(g over every axis but the first) for the groups with ``grad_centralization``; as MindSpore,
+        only gradients of rank >= 2 whose second dimension is a multiple of 16 are centralised."""
+        flags = getattr(self, "grad_centralization_flags", ())
+        if not self.is_group or not any(flags):
+            return gradients
+        out = []
+        for g, flag in zip(gradients, flags):
+            if flag and g.ndim >= 2 and g.shape[1] % 16 == 0:
+                g = ops.sub(g, ops.mean(g, tuple(range(1, g.ndim)), True))
+            out.append(g)
+        return tuple(out)
 
     def scale_grad(self, gradients):
         """Undo the loss scale: g / loss_scale."""

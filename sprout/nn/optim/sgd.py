@@ -34,7 +34,7 @@ class SGD(Optimizer):
         self.stat = clone_state(self.parameters, "stat", "ones")
 
     def construct(self, gradients):
-        gradients = self.scale_grad(self.decay_weight(self._check_grads(gradients)))
+        gradients = self.scale_grad(self.gradients_centralization(self.decay_weight(self._check_grads(gradients))))
         lrs = self._lr_list(self.get_lr())
         self._step_count()
         if not self._use_momentum:
