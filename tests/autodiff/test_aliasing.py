@@ -88,3 +88,25 @@ def test_pruned_input_higher_order():
     jf = ms.jit(f)
     g2 = ops.grad(ops.grad(jf, grad_position=1), grad_position=1)(x, y)
     np.testing.assert_allclose(g2.asnumpy(), 6 * y.asnumpy())
+
+
+def test_weight_gradient_through_a_parameter_written_before_its_use():
+    """``assign_sub(p, ...)`` then reading ``p``: the read is a read of the Parameter (the tape tracks that
+    object), eagerly and when the joint graph is replayed (grad-of-jit / PIJit); the weight gradient was 0."""
+    p = ms.Parameter(t([1.0, 2.0, 3.0]), name="p_written")
+
+    def f(x):
+        ops.assign_sub(p, x * 0.1)
+        return (p * x).sum()
+
+    x = t([0.3, 0.5, 0.7])
+    results = []
+    for g in (ops.grad(f, 0, [p]), ops.grad(ms.jit(f), 0, [p]), ms.jit(ops.grad(f, 0, [p])),
+              ops.grad(ms.jit(f, capture_mode="bytecode"), 0, [p])):
+        p.set_data(t([1.0, 2.0, 3.0]))
+        dx, (dp,) = g(x)
+        results.append((dx.asnumpy(), dp.asnumpy(), p.asnumpy().copy()))
+    for got in results[1:]:
+        for a, b in zip(got, results[0]):
+            np.testing.assert_allclose(a, b, rtol=1e-6)
+    np.testing.assert_allclose(results[0][1], x.asnumpy())
