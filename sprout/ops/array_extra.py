@@ -117,6 +117,24 @@ def _unique_impl(x):
 UNIQUE = register(Op("Unique", _unique_impl, _unique_infer, _no_grad, "opaque", n_out=2))
 
 
+def _unique_pad_infer(x, pad_num=0):
+    if x.ndim != 1:
+        raise OpError(f"UniqueWithPad: expects a 1-D tensor, got {fmt_shape(x.shape)}")
+    return TensorType(tuple(x.shape), x.dtype), TensorType(tuple(x.shape), mstype.int32)
+
+
+def _unique_pad_impl(x, pad_num=0):
+    """Unique values (first-appearance order) padded to the input's length with ``pad_num``, and the index of
+    each element among them: fixed output shapes, so it compiles into graphs."""
+    vals, idx = _unique_impl(x)
+    out = np.full(x.shape, pad_num, x.dtype)
+    out[:vals.size] = vals
+    return out, idx
+
+
+UNIQUE_WITH_PAD = register(Op("UniqueWithPad", _unique_pad_impl, _unique_pad_infer, _no_grad, "opaque", n_out=2))
+
+
 def _unique_consecutive_infer(x, axis=None):
     if axis is None:
         return TensorType((None,), x.dtype), TensorType(tuple(x.shape), mstype.int64), TensorType((None,),
@@ -159,6 +177,11 @@ def _nonzero_infer(x):
 
 
 NONZERO = register(Op("NonZero", lambda x: np.argwhere(x).astype(np.int64), _nonzero_infer, _no_grad, "opaque"))
+
+
+SEQUENCE_MASK = register(Op("SequenceMask", lambda lengths: np.arange(int(lengths.max()) if lengths.size else 0)
+                            < lengths[..., None], lambda lengths: TensorType(tuple(lengths.shape) + (None,),
+                                                                             mstype.bool_), _no_grad, "opaque"))
 
 
 # ---- searchsorted, bincount, histc (no gradient) ---------------------------------------------------------------

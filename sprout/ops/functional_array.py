@@ -86,9 +86,17 @@ def topk(input, k, dim=None, largest=True, sorted=True):  # noqa: A002
 
 
 def pad(input_x, padding, mode="constant", value=None):
-    """MindSpore's ``ops.pad``: ``padding`` pairs run from the last axis backwards, (left, right, top, bottom...)."""
+    """MindSpore's ``ops.pad``: ``padding`` pairs run from the last axis backwards, (left, right, top, bottom...);
+    mode 'constant' (``value``), 'reflect', 'replicate' or 'circular'."""
     if mode != "constant":
-        raise NotImplementedError(f"pad: mode {mode!r} is not supported by sprout (only 'constant')")
+        from .pad_nd import pad_last
+
+        modes = {"reflect": "reflect", "replicate": "edge", "circular": "circular"}
+        if mode not in modes:
+            raise ValueError(f"pad: mode must be 'constant', 'reflect', 'replicate' or 'circular', got {mode!r}")
+        if value is not None:
+            raise ValueError(f"pad: value applies to mode 'constant' only, got mode {mode!r}")
+        return pad_last(_as_tensor(input_x, "Pad"), padding, modes[mode])
     x = _as_tensor(input_x, "Pad")
     padding = tuple(padding)
     if len(padding) % 2 or len(padding) // 2 > x.ndim:

@@ -9,6 +9,7 @@ from .. import dtype as mstype
 from ..core.dispatch import bind, current_builder
 from ..core.tensor import Parameter, Tensor
 from . import gather_ops as G
+from .host_ops import is_symbolic
 from . import functional as F
 from .functional import _as_tensor
 
@@ -186,7 +187,7 @@ def index_add(x, indices, y, axis, use_lock=True, check_index_bound=True):
     idx = _indices(indices, "IndexAdd")
     if check_index_bound:
         n = t.shape[axis]
-        if idx.size and not _tracing():
+        if idx.size and not is_symbolic(idx):
             v = idx.asnumpy()
             if v.min() < 0 or v.max() >= n:
                 raise ValueError(f"IndexAdd: indices must be in [0, {n}) for axis {axis}")
@@ -291,26 +292,9 @@ unsorted_segment_prod = _segment("prod")
 
 def _sorted_segment(mode):
     def fn(input_x, segment_ids):
-        """Segment reduction with sorted ids: one output row per id up to the largest."""
-        ids = _indices(segment_ids, f"Segment{mode.capitalize()}")
-        if _tracing():
-            raise TypeError(f"segment_{mode}: the number of segments is read from the ids' values, which are not "
-                            "known while a graph is compiled; use unsorted_segment_" + mode)
-        v = ids.asnumpy()
-        if v.size and np.any(np.diff(v) < 0):
-            raise ValueError(f"Segment{mode.capitalize()}: segment_ids must be sorted")
-        n = int(v.max()) + 1 if v.size else 0
-        if mode == "mean":
-            total = unsorted_segment_sum(input_x, ids, n)
-            count = unsorted_segment_sum(F.ones_like(F.cast(ids, total.dtype)), ids, n)
-            count = F.reshape(count, (n,) + (1,) * (total.ndim - 1))
-            return F.div(total, F.maximum(count, 1))
-        out = _segment(mode)(input_x, ids, n)
-        if mode in ("max", "min"):  # an empty segment holds 0 for the sorted variants
-            present = unsorted_segment_sum(F.ones_like(F.cast(ids, mstype.float32)), ids, n)
-            present = F.reshape(F.greater(present, 0), (n,) + (1,) * (out.ndim - 1))
-            out = F.where(present, out, F.zeros_like(out))
-        return out
+        """Segment reduction over sorted ids: one output row per id up to the largest (empty segments are 0)."""
+        return bind(G.SEGMENT, (_as_tensor(input_x, f"Segment{mode.capitalize()}"),
+                                _indices(segment_ids, f"Segment{mode.capitalize()}")), {"mode": mode})
 
     fn.__name__ = f"segment_{mode}"
     return fn

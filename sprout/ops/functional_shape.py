@@ -8,7 +8,6 @@ import math
 import numpy as np
 
 from .. import dtype as mstype
-from ..core.dispatch import current_builder
 from ..core.tensor import Tensor
 from . import functional as F
 from .functional import _as_tensor
@@ -32,7 +31,9 @@ _range = builtins.range
 def _static(v, op, what):
     """A Python int (or tuple of ints) from a value that may be a Tensor (its value must be known)."""
     if isinstance(v, Tensor):
-        if current_builder() is not None:
+        from .host_ops import is_symbolic
+
+        if is_symbolic(v):
             raise TypeError(f"{op}: {what} must be known while the graph is compiled; pass Python ints")
         v = v.asnumpy().tolist()
     return v
@@ -569,9 +570,14 @@ def kaiser_window(window_length, periodic=True, beta=12.0, *, dtype=None):
 def sequence_mask(lengths, maxlen=None):
     """mask[..., j] = j < lengths[...]."""
     ln = _as_tensor(lengths, "SequenceMask")
-    if maxlen is None:
-        maxlen = int(_static(F.amax(ln), "SequenceMask", "maxlen (from the lengths)"))
-    return F.less(F.arange(0, int(maxlen), dtype=ln.dtype), F.expand_dims(ln, -1))
+    if not ln.dtype.is_int:
+        raise TypeError(f"SequenceMask: lengths must be an integer tensor, got {ln.dtype}")
+    if maxlen is None:  # the width is the largest length: a run-time size
+        from ..core.dispatch import bind
+        from .array_extra import SEQUENCE_MASK
+
+        return bind(SEQUENCE_MASK, (ln,), {})
+    return F.less(F.arange(0, int(_static(maxlen, "SequenceMask", "maxlen")), dtype=ln.dtype), F.expand_dims(ln, -1))
 
 
 def select(condition, input, other):  # noqa: A002

@@ -68,11 +68,8 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
 def unique_with_pad(x, pad_num):
     """Unique values padded to the input's length with ``pad_num``, and each element's index into them."""
     t = _as_tensor(x, "UniqueWithPad")
-    if t.ndim != 1:
-        raise ValueError(f"UniqueWithPad: expects a 1-D tensor, got shape {list(t.shape)}")
-    vals, idx = unique(t)
-    pad = t.shape[0] - vals.shape[0]
-    return F.pad(vals, (0, pad), value=pad_num.item() if isinstance(pad_num, Tensor) else pad_num), idx
+    pad = pad_num.item() if isinstance(pad_num, Tensor) else pad_num
+    return bind(X.UNIQUE_WITH_PAD, (t,), {"pad_num": pad})
 
 
 def nonzero(input, *, as_tuple=False):  # noqa: A002

@@ -265,4 +265,45 @@ UNSORTED_SEGMENT = register(Op("UnsortedSegment", _segment_impl, _segment_infer,
                                fresh_output=True))
 
 
+# ---- sorted segment reductions (the number of segments comes from the ids' values) -------------------------------
+def _sorted_segment_infer(x, ids, mode="sum"):
+    _int_index("Segment", ids, "segment_ids")
+    if mode not in SEGMENT_MODES + ("mean",):
+        raise OpError(f"Segment: mode must be one of {SEGMENT_MODES + ('mean',)}, got {mode!r}")
+    if ids.ndim != 1 or (x.shape[0] is not None and ids.shape[0] is not None and x.shape[0] != ids.shape[0]):
+        raise OpError(f"Segment{mode.capitalize()}: segment_ids must be 1-D with the input's first size, got "
+                      f"{fmt_shape(ids.shape)} for input {fmt_shape(x.shape)}")
+    return TensorType((None,) + tuple(x.shape[1:]), x.dtype)
+
+
+def _sorted_segment_impl(x, ids, mode="sum"):
+    """Segments of consecutive rows sharing a (sorted, non-negative) id; one output row per id up to the largest;
+    an empty segment is 0 for every mode, as MindSpore's Segment* kernels give."""
+    name = f"Segment{mode.capitalize()}"
+    if ids.size and (ids.min() < 0 or np.any(np.diff(ids) < 0)):
+        raise ValueError(f"{name}: segment_ids must be sorted and non-negative")
+    n = int(ids.max()) + 1 if ids.size else 0
+    out = _segment_impl(x, ids, n, "sum" if mode == "mean" else mode)
+    counts = np.bincount(ids, minlength=n).reshape((n,) + (1,) * (x.ndim - 1))
+    if mode == "mean":
+        return (out / np.maximum(counts, 1)).astype(x.dtype, copy=False)
+    return np.where(counts > 0, out, np.zeros((), x.dtype)).astype(x.dtype, copy=False)
+
+
+def _sorted_segment_bprop(x, ids, out, d, mode="sum"):
+    back = F.gather(d, ids, 0)
+    if mode == "sum":
+        return back, None
+    if mode == "mean":
+        count = F.cast(F.gather(F.bincount(ids), ids, 0), d.dtype)
+        return F.div(back, F.reshape(count, (-1,) + (1,) * (x.ndim - 1))), None
+    if mode == "prod":
+        safe_x = F.where(F.equal(x, 0), F.ones_like(x), x)
+        return F.div(F.gather(F.mul(d, out), ids, 0), safe_x), None
+    return F.mul(back, F.cast(F.equal(x, F.gather(out, ids, 0)), d.dtype)), None
+
+
+SEGMENT = register(Op("Segment", _sorted_segment_impl, _sorted_segment_infer, _sorted_segment_bprop, "opaque",
+                      fresh_output=True))
+
 from . import functional as F  # noqa: E402

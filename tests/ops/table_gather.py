@@ -55,6 +55,20 @@ def _segment_ref(x, ids, n, mode):
     return out
 
 
+SORTED = CONST(np.array([0, 0, 2, 2, 3], np.int32))
+
+
+def _sorted_ref(x, ids, mode):
+    n = ids.max() + 1
+    out = np.zeros((n,) + x.shape[1:])
+    for k in range(n):
+        rows = x[ids == k]
+        if len(rows):
+            out[k] = {"sum": rows.sum(0), "mean": rows.mean(0), "max": rows.max(0), "min": rows.min(0),
+                      "prod": rows.prod(0)}[mode]
+    return out
+
+
 SEG = CONST(np.array([0, 2, 0, 3, -1], np.int32))
 FULL = CONST(np.array([0, 2, 0, 3, 1], np.int32))  # no empty segment: an empty max is the dtype's lowest value
 
@@ -96,4 +110,5 @@ CASES = [
          lambda x, s: _segment_ref(x, s, 4, "min"), label="min"),
     Case("UnsortedSegment", lambda x, s: ops.unsorted_segment_prod(x, s, 4), (F64(5, 3), SEG),
          lambda x, s: _segment_ref(x, s, 4, "prod"), label="prod"),
-]
+] + [Case("Segment", getattr(ops, f"segment_{m}"), (F64(5, 3), SORTED), lambda x, s, m=m: _sorted_ref(x, s, m),
+           label=m) for m in ("sum", "mean", "max", "min", "prod")]

@@ -90,3 +90,69 @@ def test_composites_are_differentiable_and_jittable():
     want = ms.grad(f)(x)
     got = ms.grad(ms.jit(f))(x)
     np.testing.assert_allclose(got.asnumpy(), want.asnumpy(), rtol=1e-12)
+
+
+def _conv_transpose_ref(x, w, stride, pad, out_pad, groups, dil):
+    n, cin, h, wd = x.shape
+    _, cog, kh, kw = w.shape
+    ho = (h - 1) * stride[0] - 2 * pad[0] + dil[0] * (kh - 1) + out_pad[0] + 1
+    wo = (wd - 1) * stride[1] - 2 * pad[1] + dil[1] * (kw - 1) + out_pad[1] + 1
+    full = np.zeros((n, cog * groups, ho + 2 * pad[0] + kh * dil[0], wo + 2 * pad[1] + kw * dil[1]))
+    cig = cin // groups
+    for b in range(n):
+        for ci in range(cin):
+            g = ci // cig
+            for i in range(h):
+                for j in range(wd):
+                    for a in range(kh):
+                        for c in range(kw):
+                            full[b, g * cog:(g + 1) * cog, i * stride[0] + a * dil[0], j * stride[1] + c * dil[1]] += \
+                                x[b, ci, i, j] * w[ci, :, a, c]
+    return full[:, :, pad[0]:pad[0] + ho, pad[1]:pad[1] + wo]
+
+
+@pytest.mark.parametrize("stride, pad, out_pad, groups, dil", [((2, 2), (1, 1), (1, 1), 1, (1, 1)),
+                                                               ((1, 2), (0, 0), (0, 0), 2, (2, 2))])
+def test_conv_transpose2d(stride, pad, out_pad, groups, dil):
+    x = rng.uniform(-1, 1, (1, 4, 3, 4))
+    w = rng.uniform(-1, 1, (4, 3, 3, 2))
+    b = rng.uniform(-1, 1, (3 * groups,))
+    got = ops.conv_transpose2d(T(x), T(w), T(b), stride, pad, out_pad, groups, dil)
+    want = _conv_transpose_ref(x, w, stride, pad, out_pad, groups, dil) + b.reshape(1, -1, 1, 1)
+    close(got, want, rtol=1e-10)
+
+
+def test_norms_swiglu_accumulate():
+    x = rng.uniform(-1, 1, (2, 3, 4))
+    g = rng.uniform(0.5, 1.5, (4,))
+    y, rstd = ops.rms_norm(T(x), T(g))
+    want_rstd = 1 / np.sqrt((x ** 2).mean(-1, keepdims=True) + 1e-6)
+    close(y, x * want_rstd * g, rtol=1e-10)
+    close(rstd, want_rstd, rtol=1e-10)
+    y2, _, s = ops.add_rms_norm(T(x), T(x), T(g))
+    close(s, 2 * x)
+    bb = rng.uniform(-1, 1, (4,))
+    out, mean, r = ops.add_layer_norm(T(x), T(x), T(g), T(bb))
+    s2 = 2 * x
+    mu, var = s2.mean(-1, keepdims=True), s2.var(-1, keepdims=True)
+    close(out, (s2 - mu) / np.sqrt(var + 1e-5) * g + bb, rtol=1e-10)
+    sw = ops.swiglu(T(x))
+    a, c = x[..., :2], x[..., 2:]
+    close(sw, a * c / (1 + np.exp(-c)), rtol=1e-10)
+    close(ops.accumulate_n([T(x), T(x), T(x)]), 3 * x)
+
+
+def test_embedding_padding_idx_and_max_norm():
+    w = ms.Parameter(T(rng.uniform(-2, 2, (5, 3))), name="table")
+    idx = T(np.array([[0, 2], [4, 2]], np.int32))
+    before = w.asnumpy().copy()
+    out = ops.embedding(idx, w, max_norm=1.0)
+    norms = np.linalg.norm(before, axis=1, keepdims=True)
+    fixed = np.where(norms > 1.0, before * (1.0 / (norms + 1e-7)), before)
+    used = [0, 2, 4]
+    np.testing.assert_allclose(w.asnumpy()[used], fixed[used], rtol=1e-10)
+    np.testing.assert_allclose(w.asnumpy()[[1, 3]], before[[1, 3]])
+    close(out, fixed[idx.asnumpy()], rtol=1e-10)
+    table = T(rng.uniform(-1, 1, (4, 3)))
+    grad = ms.grad(lambda t: ops.embedding(T(np.array([0, 1, 1, 3], np.int32)), t, padding_idx=1).sum())(table)
+    np.testing.assert_allclose(grad.asnumpy(), np.array([[1.0] * 3, [0.0] * 3, [0.0] * 3, [1.0] * 3]))

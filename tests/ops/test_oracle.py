@@ -65,3 +65,38 @@ def test_matches_mindspore(area, case):
             np.testing.assert_array_equal(got, want, err_msg=what)
         else:
             np.testing.assert_allclose(got, want, rtol=case.rtol, atol=case.atol, err_msg=what)
+
+
+def _compiled(case, names):
+    """``case.expr`` as a real function (source registered with linecache, so jit's AST capture can read it)."""
+    import linecache
+
+    src = f"def oracle_case({', '.join(names)}):\n    return {case.expr}\n"
+    filename = f"<oracle {case.key}>"
+    linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
+    ns = {"ops": ops, "ms": ms, "np": np, "Tensor": ms.Tensor, "nn": nn}
+    exec(compile(src, filename, "exec"), ns)  # noqa: S102 - the case table's own expression
+    return ns["oracle_case"]
+
+
+JIT_PARAMS = [(a, c) for a, c in PARAMS if c.check == "close" and not any(k.startswith("p_") for k in c.inputs)]
+
+
+@pytest.mark.parametrize("mode", ["ast", "bytecode"])
+@pytest.mark.parametrize("area, case", JIT_PARAMS, ids=[f"{a}-{c.key}" for a, c in JIT_PARAMS])
+def test_same_under_jit(area, case, mode):
+    """The same call inside ``jit`` (AST or bytecode capture) gives the eager result."""
+    store = _store(area)
+    if store is None or f"{case.key}|n" not in store:
+        pytest.skip("no stored MindSpore result")
+    ns = _namespace(store, case)
+    names = sorted(k for k in case.inputs)
+    fn = _compiled(case, names)
+    args = [ns[k] for k in names]
+    want = flatten(fn(*args))
+    got = flatten(ms.jit(fn, capture_mode=mode)(*args) if mode == "bytecode" else ms.jit(fn)(*args))
+    assert len(got) == len(want)
+    for i, (g, w) in enumerate(zip(got, want)):
+        what = f"{case.key} output {i} [{mode}]"
+        assert g.dtype == w.dtype and g.shape == w.shape, f"{what}: {g.dtype}{g.shape} vs eager {w.dtype}{w.shape}"
+        np.testing.assert_allclose(g, w, rtol=1e-6, atol=1e-6, err_msg=what)
