@@ -102,8 +102,20 @@ def _groups(graph: Graph, fusible) -> list[list[int]]:
         g = group_of.get(producer[x.uid])
         return None if g is None else find(g)
 
+    def closure(ds) -> set:
+        """Groups a value depends on, counting that a group's fused node needs every outside input of
+        the group (its ``ext``), which may have grown since the value was made."""
+        seen: set = set()
+        stack = [find(d) for d in ds]
+        while stack:
+            d = stack.pop()
+            if d not in seen:
+                seen.add(d)
+                stack.extend(find(e) for e in ext.get(d, ()))
+        return seen
+
     def depends(x, g: int) -> bool:
-        return isinstance(x, Var) and any(find(d) == g for d in deps.get(x.uid, ()))
+        return isinstance(x, Var) and g in closure(deps.get(x.uid, ()))
 
     for i, node in enumerate(graph.nodes):
         in_deps = frozenset().union(*[deps.get(x.uid, frozenset()) for x in node.inputs if isinstance(x, Var)])

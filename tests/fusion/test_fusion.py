@@ -103,6 +103,22 @@ def test_no_cycle_through_an_outside_node():
     np.testing.assert_allclose(interpret(fused, x)[0], interpret(g, x)[0], rtol=1e-6)
 
 
+def test_no_cycle_between_two_groups_that_feed_each_other():
+    """Group A (a Mul and later a Minimum) needs a reduction of group B's Sub; B's RealDiv then wants A's
+    Add: each fused node would wait for the other (graph fuzzer seed 84). The join is refused."""
+    def f(x):
+        r = ops.stack((x, x * 2)).sum(0)
+        a = r * ops.amax(r, 1, keepdims=True)       # A
+        sq = ops.square(r)                           # B
+        b = sq - ops.reshape(x, (-1,))[:3]           # B
+        m = ops.minimum(a, b.sum())                  # A (reads B through a reduction)
+        c = ops.abs(a) + 1                           # A
+        return sq / c, m                             # B (reads A)
+
+    x = np.arange(9, dtype=np.float32).reshape(3, 3) / 9
+    _check(f, [x], "numpy_blocked")
+
+
 def test_tiny_tensors_stay_unfused():
     g = _graph(arith, *_data(np.random.default_rng(4), (3, 3), (3, 3)))
     assert fuse_elementwise(g) is g
