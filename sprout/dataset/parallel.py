@@ -6,13 +6,35 @@ import concurrent.futures as cf
 import logging
 import multiprocessing
 import sys
+import threading
 import time
+
+import numpy as np
 
 from . import config
 
 logger = logging.getLogger("sprout.dataset")
 
 _worker_fn = None  # the function a worker process applies (set by fork, so closures and lambdas work)
+_row = threading.local()
+
+
+def row_rng():
+    """The random stream of the row a map is processing in this thread (None outside a map)."""
+    return getattr(_row, "rng", None)
+
+
+def with_row_rng(fn, seed: list):
+    """``fn`` applied to (n, item) with the random stream of row n (from ``seed`` + [n]) in force: random
+    transforms then draw the same values whichever worker runs the row."""
+    def call(numbered):
+        n, item = numbered
+        _row.rng = np.random.default_rng(seed + [n])
+        try:
+            return fn(item)
+        finally:
+            _row.rng = None
+    return call
 
 
 def _init_worker(fn, counter):

@@ -11,7 +11,7 @@ from . import config
 from ._checks import check_int, column_list, find_columns, to_array
 from .dataset import Dataset
 from .iterators import Run
-from .parallel import ordered_map, workers_for
+from .parallel import ordered_map, with_row_rng, workers_for
 
 logger = logging.getLogger("sprout.dataset")
 
@@ -138,7 +138,9 @@ class MapDataset(_Unary):
     def _rows(self, run, key):
         mode = config.get_error_samples_mode()
         workers = workers_for("map", self.workers)
-        results = ordered_map(self._apply, self._child_rows(run, key), workers, self.processes, "map")
+        seed = [config.get_seed(), run.iteration, run.epoch, len(key), *key]
+        results = ordered_map(with_row_rng(self._apply, seed), enumerate(self._child_rows(run, key)), workers,
+                              self.processes, "map")
         good, owed = None, 0
         for n, out in enumerate(results):
             if not isinstance(out, _Failure):

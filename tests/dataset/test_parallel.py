@@ -107,3 +107,21 @@ def test_config_workers_debug_mode_and_prefetch(caplog):
     with pytest.raises(NotImplementedError, match="shared memory is not available"):
         ds.config.set_enable_shared_mem(True)
     ds.config.set_enable_shared_mem(False)
+
+
+def test_random_augmentation_is_the_same_for_any_worker_count():
+    ds.config.set_seed(11)
+    images = ds.NumpySlicesDataset({"x": np.arange(24 * 8 * 8 * 3, dtype=np.uint8).reshape(24, 8, 8, 3)},
+                                   shuffle=False)
+    ops = [V.RandomCrop(6, padding=1), V.RandomHorizontalFlip(), V.RandomColorAdjust(0.4, 0.4, 0.4, 0.1)]
+    outs = []
+    for workers, processes in [(1, False), (3, False), (2, True)]:
+        data = images.map(ops, num_parallel_workers=workers, python_multiprocessing=processes)
+        with deadline(60):
+            outs.append([r[0] for r in data.create_tuple_iterator(output_numpy=True)])
+    for other in outs[1:]:
+        for a, b in zip(outs[0], other):
+            np.testing.assert_array_equal(a, b)
+    assert len({a.tobytes() for a in outs[0]}) > 1
+    again = [r[0] for r in data.create_tuple_iterator(output_numpy=True)]
+    assert any(not np.array_equal(a, b) for a, b in zip(again, outs[2]))  # a new iterator draws anew

@@ -98,3 +98,23 @@ def test_full_size_accuracy(tmp_path, name, first, second, threshold):
     out = run_example(name, cwd=tmp_path)
     a, b = final_accuracies(out, first, second)
     assert a >= threshold and b >= threshold
+
+
+# The data-pipeline examples (no scikit-learn needed; they generate their own images and sentences).
+@pytest.mark.parametrize("name, small_threshold", [
+    ("image_folder_cnn.py", 0.55),      # measured 0.733 (chance 0.333)
+    ("mindrecord_roundtrip.py", 0.55),  # measured 0.683
+    ("text_lstm.py", 0.8),              # measured 0.967
+])
+def test_data_pipeline_examples_small(tmp_path, name, small_threshold):
+    out = run_example(name, "--small", cwd=tmp_path)
+    acc_eager, acc_jit = final_accuracies(out, "eager", "jit")
+    assert acc_eager >= small_threshold and acc_jit >= small_threshold
+    # seeded pipelines: both runs see the same batches, so the first epoch's loss is the same
+    first = re.findall(r"\[(eager|jit)\] epoch 1: loss ([0-9.]+)", out)
+    assert len(first) == 2 and abs(float(first[0][1]) - float(first[1][1])) <= 2e-4
+    assert re.search(rf"median epoch: eager {NUM} ms, jit {NUM} ms -> jit is {NUM}x", out)
+    if name == "mindrecord_roundtrip.py":
+        assert "every image byte-identical" in out and "num_shards=2 gives [45, 45]" in out
+    if name == "image_folder_cnn.py":
+        assert "'disc': 0, 'horizontal': 1, 'vertical': 2" in out and "images/s" in out

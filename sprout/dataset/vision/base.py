@@ -54,14 +54,19 @@ class ImageOp(TensorOperation):
 
 
 class RandomMixin:
-    """A per-op random stream seeded from ``ds.config`` on first use (like MindSpore, every op seeded from
-    the same dataset seed starts the same stream). A worker process of a parallel ``map`` reseeds its copy
-    with its worker number, so workers do not repeat each other's draws."""
+    """Random draws of a transform. Inside a ``map`` they come from the row's stream (seeded by the dataset
+    seed, the iterator, the epoch, the node and the row number), so a seeded pipeline augments the same way
+    with any number of worker threads or processes. Called directly, an op uses its own stream seeded from
+    ``ds.config`` on first use (a worker process reseeds its copy with its worker number)."""
 
     _rng = None
     _rng_key = None
 
     def _random(self) -> np.random.Generator:
+        from ..parallel import row_rng
+        rng = row_rng()
+        if rng is not None:  # inside a map: the row's own stream (the same for any worker count)
+            return rng
         key = (config.get_seed(), config.worker_id(), os.getpid())
         if self._rng is None or self._rng_key != key:
             seed = [config.get_seed()] + ([config.worker_id()] if config.worker_id() else [])

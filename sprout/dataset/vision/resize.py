@@ -60,22 +60,31 @@ def _separable(img: np.ndarray, h: int, w: int, mode: str) -> np.ndarray:
     col = (1, -1) + (1,) * (img.ndim - 2)
     vert = (-1,) + (1,) * (img.ndim - 1)
     if img.dtype == np.uint8:  # OpenCV's fixed point: weights scaled by 2048, int32 accumulators
-        src = img[used].astype(np.int32)
+        src = img[used]
         cx, cy = _fixed(xw).astype(np.int32), _fixed(yw).astype(np.int32)
-        rows = src[:, xi[:, 0]] * cx[:, 0].reshape(col)
+        rows = np.take(src, xi[:, 0], axis=1).astype(np.int32)  # gather as uint8, widen after
+        rows *= cx[:, 0].reshape(col)
         for k in range(1, xi.shape[1]):
-            rows += src[:, xi[:, k]] * cx[:, k].reshape(col)
+            part = np.take(src, xi[:, k], axis=1).astype(np.int32)
+            part *= cx[:, k].reshape(col)
+            rows += part
         if mode == "cubic":
-            out = rows[yi[:, 0]] * cy[:, 0].reshape(vert)
+            out = np.take(rows, yi[:, 0], axis=0) * cy[:, 0].reshape(vert)
             for k in range(1, 4):
-                out += rows[yi[:, k]] * cy[:, k].reshape(vert)
+                out += np.take(rows, yi[:, k], axis=0) * cy[:, k].reshape(vert)
             return np.clip((out + (1 << 21)) >> 22, 0, 255).astype(np.uint8)
         rows >>= 4
-        out = (rows[yi[:, 0]] * cy[:, 0].reshape(vert)) >> 16
-        out += (rows[yi[:, 1]] * cy[:, 1].reshape(vert)) >> 16
+        out = np.take(rows, yi[:, 0], axis=0)
+        out *= cy[:, 0].reshape(vert)
+        out >>= 16
+        low = np.take(rows, yi[:, 1], axis=0)
+        low *= cy[:, 1].reshape(vert)
+        low >>= 16
+        out += low
         out += 2
         out >>= 2
-        return np.clip(out, 0, 255).astype(np.uint8)
+        np.clip(out, 0, 255, out=out)
+        return out.astype(np.uint8)
     work = np.float64 if img.dtype == np.float64 else np.float32
     src = img[used].astype(work)
     rows = sum(src[:, xi[:, k]] * xw[:, k].astype(work).reshape(col) for k in range(xi.shape[1]))
