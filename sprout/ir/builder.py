@@ -99,6 +99,11 @@ class Tracer(Tensor):
             yield self[i]
 
     def __repr__(self) -> str:
+        # the text of a tensor is its value: a placeholder would reach the program (``str([t])`` in user code,
+        # PIJit capturing such a call) instead of what eager code prints. ``describe()`` is the debug text.
+        raise self._no_value("repr(tensor)")
+
+    def describe(self) -> str:
         return f"Tracer({self._var.type}, {self._var.name or self._var.uid})"
 
     def __str__(self) -> str:  # the text of a tensor is its value: not known while compiling

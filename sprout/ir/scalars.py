@@ -18,7 +18,7 @@ class ScalarTracer(Tracer):
     __slots__ = ()
     py_kind: type = float
 
-    def __repr__(self) -> str:
+    def describe(self) -> str:
         return f"ScalarTracer({self.py_kind.__name__}, {self._var.type})"
 
 

@@ -52,6 +52,11 @@ def make_cases(ms) -> dict:
         return x + 1, str(x.sum())
 
     @case(t(1.0, 2.0, 3.0), strict="JitValueError")
+    def str_of_a_list_of_tensors(x):
+        y = x * 2
+        return y, str([y, 1]), repr((y.sum(),))
+
+    @case(t(1.0, 2.0, 3.0), strict="JitValueError")
     def fstring_of_tensor(x):
         y = x + 1
         return y, f"sum is {y.sum()}"

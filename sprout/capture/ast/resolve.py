@@ -52,12 +52,31 @@ def _extreme(pick, reduce_name):
     return fn
 
 
+def _text_of(fn):
+    """``str``/``repr``/``format``/``ascii``: the text of a tensor is its value, not known while compiling
+    (the traced placeholder must never reach the program: refused, so LAX runs it as Python)."""
+    def text(*args, **kwargs):
+        leaves: list = []
+        control.flatten((args, kwargs), leaves, control.is_symbolic)
+        if leaves:
+            raise JitValueError(f"{fn.__name__}() of a tensor: the value of a tensor is not known while the graph is "
+                                "compiled", None, "print(t) prints run-time values; or jit_syntax_level=LAX to run "
+                                "this as Python")
+        return fn(*args, **kwargs)
+
+    return text
+
+
 BUILTINS = {
     builtins.print: print_,
     builtins.range: range_,
     builtins.len: len_,
     builtins.max: _extreme("maximum", "max"),
     builtins.min: _extreme("minimum", "min"),
+    builtins.str: _text_of(builtins.str),
+    builtins.repr: _text_of(builtins.repr),
+    builtins.format: _text_of(builtins.format),
+    builtins.ascii: _text_of(builtins.ascii),
 }
 
 
