@@ -81,3 +81,19 @@ def test_pattern_matches_mindspore(name):
 
 def test_catalogue_size():
     assert len(PATTERNS) >= 28 and all(MS[n]["graph"]["ok"] for n in PATTERNS)
+
+
+# the patterns whose graph needs Python at run time (JIT Fallback): every other one compiles to graphs only
+HOST = {"numpy_exp_in_cell_method", "asnumpy_round_trip", "undecorated_class_calling_asnumpy", "is_on_int_of_tensor",
+        "float_and_int_of_tensor_at_run_time", "builtins_on_tensors", "string_of_computed_tensor",
+        "recursion_on_a_tensor_condition"}
+
+
+@pytest.mark.parametrize("name", [n for n, p in PATTERNS.items() if p.mode is None])
+def test_only_fallback_patterns_use_host_segments(name):
+    from sprout.jit import host
+
+    before = sum(r.count for r in host.records())
+    run(PATTERNS[name], True)
+    after = sum(r.count for r in host.records())
+    assert (after > before) == (name in HOST), (name, host.records()[-1:] if after > before else "no host segment")
