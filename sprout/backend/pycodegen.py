@@ -191,7 +191,9 @@ def _implicit_broadcasts(graph: Graph, uses: dict, outs: set) -> set:
         out = node.outputs[0]
         if out.uid in outs or None in out.type.shape or node.inputs[0].type.dtype != out.type.dtype:
             continue
-        if _operator_uses_only(uses, out, lambda o, out: tuple(o.type.shape) == tuple(out.type.shape)):
+        # the other operand must really have the shape (not be a broadcast this pass already dropped)
+        if _operator_uses_only(uses, out, lambda o, out: o.uid not in found
+                               and tuple(o.type.shape) == tuple(out.type.shape)):
             found.add(out.uid)
     return found
 

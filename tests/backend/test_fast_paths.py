@@ -204,3 +204,18 @@ def test_broadcast_used_only_by_operators_is_left_to_numpy():
         assert g.shape == w.shape
         np.testing.assert_allclose(g.asnumpy(), w.asnumpy(), rtol=1e-6)
     assert explain(jf, *args).source.count("_BroadcastTo") == 1   # c feeds exp: materialised
+
+
+def test_dropped_broadcasts_keep_the_result_shape():
+    """Two BroadcastTo operands of one Add: the operator may broadcast one of them by itself, not both
+    (the result was 0-d; found by the fuzzer, seed 232)."""
+    def f(x, y):
+        return ops.add(ops.broadcast_to(x.mean(), (3, 3)), ops.broadcast_to(y.mean(), (3, 3)))
+
+    x, y = _t(3, 2), _t(3, 2)
+    out = ms.jit(f)(x, y)
+    assert out.shape == (3, 3)
+    np.testing.assert_allclose(out.asnumpy(), f(x, y).asnumpy(), rtol=1e-6)
+    gx, gy = ms.grad(ms.jit(f), (0, 1))(x, y)
+    np.testing.assert_allclose(gx.asnumpy(), np.full((3, 2), 1.5, np.float32), rtol=1e-6)
+    np.testing.assert_allclose(gy.asnumpy(), np.full((3, 2), 1.5, np.float32), rtol=1e-6)
