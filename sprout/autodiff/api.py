@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from ..core import dispatch
 from ..core.hooks import call_user
 from ..core.tensor import Parameter, Tensor
+from ..ir.builder import Tracer
 from .tape import Tape
 
 
@@ -31,11 +32,21 @@ def _alias(t: Any) -> Any:
         if dispatch._slow:  # an outer tape or graph must see the alias as derived from t
             from ..ops import functional as F
 
+            builder = dispatch.current_builder()
+            if isinstance(t, Tracer) and builder is not None:
+                a = builder.alias(t)  # same value and buffer (writes through it write t), a new object
+                for tape in dispatch.active_tapes():
+                    tape.record_custom((t,), a, _pass_through)
+                return a
             return F.identity(t)
         new = Tensor.__new__(Tensor)
         new._data = t._data
         return new
     return t
+
+
+def _pass_through(args, out, dout):
+    return (dout,)
 
 
 def _weights_list(weights) -> tuple[list, bool]:

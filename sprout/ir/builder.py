@@ -163,6 +163,8 @@ class GraphBuilder:
         self._origin: dict[int, Var] = {}          # id(input tracer) -> its input Var (for updates)
         self._updates: dict[int, tuple] = {}       # input uid -> (input Var, Tracer holding the new value)
         self._lifted: dict[int, tuple] = {}        # id(outer tracer) -> (outer tracer, inner Tracer)
+        self._shared: dict[int, list] = {}         # id(tracer) -> the tracers sharing its buffer (alias)
+        self._journal: list = []                   # (tracer, its old Var, origin uid, old update) per write
         self._token: Tracer | None = None          # the current effect token (created on first io)
         self.functional = False                    # replay: a state op rebinds nothing (see emit)
         self.new_values: list = []                 # the last state op's new values (one tracer per write)
@@ -262,11 +264,46 @@ class GraphBuilder:
         return self._promote(a)
 
     def write(self, target: Tracer, new: Var) -> None:
-        """``target`` (a tracer of this builder) now holds ``new``; a write to an input is an update."""
-        target._var = new
-        origin = self._origin.get(id(target))
-        if origin is not None:
-            self._updates[origin.uid] = (origin, target)
+        """``target`` (a tracer of this builder) now holds ``new``; a write to an input is an update.
+        Tracers sharing ``target``'s buffer (``alias``) hold it too."""
+        for t in self._shared.get(id(target), (target,)):
+            origin = self._origin.get(id(t))
+            key = origin.uid if origin is not None else None
+            self._journal.append((t, t._var, key, self._updates.get(key)))
+            t._var = new
+            if origin is not None:
+                self._updates[origin.uid] = (origin, t)
+
+    def mark(self) -> tuple:
+        """A point to ``rewind`` to (a front-end abandoning what it traced since: PIJit at a graph break)."""
+        return len(self.nodes), len(self._journal)
+
+    def rewind(self, mark: tuple) -> None:
+        """Drop the nodes emitted since ``mark`` and undo the writes made since (tracers get their old Vars)."""
+        n_nodes, n_writes = mark
+        del self.nodes[n_nodes:]
+        while len(self._journal) > n_writes:
+            t, old, key, update = self._journal.pop()
+            t._var = old
+            if key is not None:
+                if update is None:
+                    self._updates.pop(key, None)
+                else:
+                    self._updates[key] = update
+
+    def alias(self, t: Tracer) -> Tracer:
+        """Another tracer object for ``t``'s value, as an eager Tensor sharing ``t``'s buffer: a tape tells
+        them apart (the same tensor passed twice to ``grad`` gets two gradients), a write through either
+        is a write to both."""
+        if t._builder is not self:
+            t = self._lift(t)
+        a = _new_tracer(t._var, self)
+        group = self._shared.get(id(t))
+        if group is None:
+            group = self._shared[id(t)] = [t]
+        group.append(a)
+        self._shared[id(a)] = group
+        return a
 
     def _promote(self, a: Tensor) -> Tracer:
         """A concrete tensor (a global or closure value) written in place becomes state like a Parameter:

@@ -521,7 +521,7 @@ class Capture(Handlers):
             if self.n_ins > MAX_INSTRUCTIONS:
                 raise Break("the function runs too many Python instructions to capture")
             if top:
-                f.snap = (pc, list(f.stack), len(self.builder.nodes), len(self.log), f.kwnames)
+                f.snap = (pc, list(f.stack), self.builder.mark(), len(self.log), f.kwnames)
             n_nodes = len(self.builder.nodes)
             try:
                 nxt = self.step(f, ins)
@@ -556,10 +556,10 @@ class Capture(Handlers):
                 return "return", r.value
             except Break as b:
                 f = self.top
-                b_pc, stack, n_nodes, n_log, kw = f.snap
+                b_pc, stack, mark, n_log, kw = f.snap
                 f.stack = stack
                 f.kwnames = kw
-                del self.builder.nodes[n_nodes:]
+                self.builder.rewind(mark)  # the nodes and tracer writes of the breaking instruction
                 self.rollback(n_log)
                 if b.where is None:
                     b.where = (f.code, b_pc)
