@@ -1,6 +1,8 @@
 """Functional API of the neural-network primitives: conv2d, pooling, softmax, dropout, random, assign, print."""
 from __future__ import annotations
 
+import numpy as np
+
 from .. import dtype as mstype
 from ..core.dispatch import bind
 from ..core.tensor import Tensor
@@ -190,9 +192,22 @@ def _scalar(v):
     return v.item() if isinstance(v, Tensor) else v
 
 
-def _draw_seed() -> Tensor:
-    """The explicit seed input of one random op call, drawn from the global stream when it runs."""
-    return bind(RND.RANDOM_SEED, (), {})
+def seed_key(owner: str, seed=None, seed2=0, instance=None):
+    """The op-level stream key of a random call: None (the global stream) unless an op seed is given. MindSpore's
+    rule: a seed of 0 (with seed2 0) on a primitive means "not set"; a functional ``seed=None`` likewise."""
+    if seed is None or (instance is not None and not seed and not seed2):
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, int) or not isinstance(seed2, int):
+        raise TypeError(f"{owner}: seed must be an int, got {seed!r}")
+    if seed < 0 or seed2 < 0:
+        raise ValueError(f"{owner}: seed must be non-negative, got {seed}")
+    return (owner, seed, seed2) if instance is None else (owner, seed, seed2, instance)
+
+
+def _draw_seed(key=None) -> Tensor:
+    """The explicit seed input of one random op call, drawn when it runs from the global stream (or from the
+    op-level stream ``key``, see seed_key)."""
+    return bind(RND.RANDOM_SEED, (), {} if key is None else {"key": key})
 
 
 def dropout(input, p=0.5, training=True, seed=None):  # noqa: A002
@@ -202,55 +217,67 @@ def dropout(input, p=0.5, training=True, seed=None):  # noqa: A002
         return x
     if not 0 <= p < 1:
         raise ValueError(f"dropout: p must be in [0, 1), got {p}")
-    return bind(RND.DROPOUT, (x, _draw_seed()), {"keep_prob": 1.0 - float(p)})[0]
+    return bind(RND.DROPOUT, (x, _draw_seed(seed_key("dropout", seed))), {"keep_prob": 1.0 - float(p)})[0]
 
 
-def dropout_with_mask(x, keep_prob):
+def dropout_with_mask(x, keep_prob, key=None):
     """``ops.Dropout(keep_prob)(x)``: (output, mask)."""
-    return bind(RND.DROPOUT, (_as_tensor(x, "Dropout"), _draw_seed()), {"keep_prob": float(keep_prob)})
+    return bind(RND.DROPOUT, (_as_tensor(x, "Dropout"), _draw_seed(key)), {"keep_prob": float(keep_prob)})
 
 
-def uniform(shape, minval, maxval, seed=None, dtype=mstype.float32):
+def uniform(shape, minval, maxval, seed=None, dtype=mstype.float32, *, key=None):
     dt = mstype.to_dtype(dtype)
     op = RND.UNIFORM_INT if dt.is_int else RND.UNIFORM
-    return bind(op, (_draw_seed(),), {"shape": _size(tuple(shape), "uniform"), "dtype": dt, "low": _scalar(minval),
-                         "high": _scalar(maxval)})
+    key = key or seed_key("uniform", seed)
+    return bind(op, (_draw_seed(key),), {"shape": _size(tuple(shape), "uniform"), "dtype": dt,
+                                         "low": _scalar(minval), "high": _scalar(maxval)})
 
 
-def standard_normal(shape, seed=None):
-    return bind(RND.NORMAL, (_draw_seed(),), {"shape": _size(tuple(shape), "standard_normal"),
-                                              "dtype": mstype.float32})
+def standard_normal(shape, seed=None, *, key=None):
+    return bind(RND.NORMAL, (_draw_seed(key or seed_key("standard_normal", seed)),),
+                {"shape": _size(tuple(shape), "standard_normal"), "dtype": mstype.float32})
 
 
 def normal(shape, mean, stddev, seed=None):
-    return bind(RND.NORMAL, (_draw_seed(),), {"shape": _size(tuple(shape), "normal"), "dtype": mstype.float32,
-                                 "mean": float(_scalar(mean)), "stddev": float(_scalar(stddev))})
+    """Samples of N(mean, stddev); tensor ``mean``/``stddev`` broadcast with ``shape`` (and get gradients)."""
+    if isinstance(mean, Tensor) or isinstance(stddev, Tensor):
+        from .functional import add, mul
+
+        full = np.broadcast_shapes(tuple(shape), tuple(getattr(mean, "shape", ())), tuple(getattr(stddev, "shape", ())))
+        z = standard_normal(full, seed)
+        dt = next(v.dtype for v in (mean, stddev) if isinstance(v, Tensor))
+        return add(mul(z if z.dtype is dt else cast(z, dt), stddev), mean)
+    if stddev < 0:
+        raise ValueError(f"normal: stddev must be non-negative, got {stddev}")
+    return bind(RND.NORMAL, (_draw_seed(seed_key("normal", seed)),),
+                {"shape": _size(tuple(shape), "normal"), "dtype": mstype.float32, "mean": float(mean),
+                 "stddev": float(stddev)})
 
 
 def randn(*size, dtype=None, seed=None):
-    return bind(RND.NORMAL, (_draw_seed(),), {"shape": _size(size, "randn"),
-                                              "dtype": mstype.to_dtype(dtype or mstype.float32)})
+    return bind(RND.NORMAL, (_draw_seed(seed_key("randn", seed)),), {"shape": _size(size, "randn"),
+                                                                     "dtype": mstype.to_dtype(dtype or mstype.float32)})
 
 
 def rand(*size, dtype=None, seed=None):
-    return bind(RND.UNIFORM, (_draw_seed(),), {"shape": _size(size, "rand"),
-                                               "dtype": mstype.to_dtype(dtype or mstype.float32)})
+    return bind(RND.UNIFORM, (_draw_seed(seed_key("rand", seed)),), {"shape": _size(size, "rand"),
+                                                                     "dtype": mstype.to_dtype(dtype or mstype.float32)})
 
 
 def randint(low, high, size, seed=None, *, dtype=None):
     if high <= low:
         raise ValueError(f"randint: high ({high}) must be greater than low ({low})")
-    return bind(RND.UNIFORM_INT, (_draw_seed(),), {"shape": _size(tuple(size), "randint"),
-                                                   "dtype": mstype.to_dtype(dtype or mstype.int64), "low": int(low),
-                                                   "high": int(high)})
+    return bind(RND.UNIFORM_INT, (_draw_seed(seed_key("randint", seed)),),
+                {"shape": _size(tuple(size), "randint"), "dtype": mstype.to_dtype(dtype or mstype.int64),
+                 "low": int(low), "high": int(high)})
 
 
 def rand_like(input, seed=None, *, dtype=None):  # noqa: A002
-    return rand(*input.shape, dtype=dtype or input.dtype)
+    return rand(*input.shape, dtype=dtype or input.dtype, seed=seed)
 
 
 def randn_like(input, seed=None, *, dtype=None):  # noqa: A002
-    return randn(*input.shape, dtype=dtype or input.dtype)
+    return randn(*input.shape, dtype=dtype or input.dtype, seed=seed)
 
 
 # ---- state and printing ---------------------------------------------------------------------------

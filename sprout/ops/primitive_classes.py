@@ -1,10 +1,12 @@
 """MindSpore's PascalCase primitive classes (``ops.Add()(x, y)``) over the functional API."""
 from __future__ import annotations
 
+import itertools
+
 from .. import dtype as mstype
 from . import functional as F
 from .composite import layer_norm_stats
-from .nn_functional import avg_pool_raw, conv2d_raw, conv_attrs, dropout_with_mask, max_pool_raw, pool_attrs
+from .nn_functional import avg_pool_raw, conv2d_raw, conv_attrs, dropout_with_mask, max_pool_raw, pool_attrs, seed_key
 
 
 class Primitive:
@@ -25,6 +27,9 @@ class Primitive:
 
     def shard(self, *strategies):
         return self
+
+
+_INSTANCES = itertools.count(1)  # random primitive instances: each owns its seeded stream
 
 
 def _simple(name: str, fn):
@@ -384,9 +389,10 @@ class Dropout(Primitive):
     def __init__(self, keep_prob=0.5, Seed0=0, Seed1=0):  # noqa: N803 - MindSpore's names
         super().__init__()
         self.keep_prob = keep_prob
+        self.key = seed_key("Dropout", Seed0, Seed1, next(_INSTANCES))
 
     def __call__(self, x):
-        return dropout_with_mask(x, self.keep_prob)
+        return dropout_with_mask(x, self.keep_prob, self.key)
 
 
 class SoftmaxCrossEntropyWithLogits(Primitive):
@@ -443,22 +449,29 @@ class BatchNorm(Primitive):
         return y, mean, variance, mean, variance
 
 
-class UniformReal(Primitive):
+class RandomPrimitive(Primitive):
+    """A random primitive with MindSpore's ``seed``/``seed2``: both 0 draw from the global stream; otherwise the
+    instance owns a stream seeded by them (and the global seed), advanced by every call."""
+
     def __init__(self, seed=0, seed2=0):
         super().__init__()
+        self.seed, self.seed2 = seed, seed2
+        self.key = seed_key(type(self).__name__, seed, seed2, next(_INSTANCES))
 
+
+class UniformReal(RandomPrimitive):
     def __call__(self, shape):
-        return F.rand(*shape)
+        return F.uniform(shape, 0.0, 1.0, key=self.key)
 
 
-class StandardNormal(UniformReal):
+class StandardNormal(RandomPrimitive):
     def __call__(self, shape):
-        return F.randn(*shape)
+        return F.standard_normal(shape, key=self.key)
 
 
-class UniformInt(UniformReal):
+class UniformInt(RandomPrimitive):
     def __call__(self, shape, minval, maxval):
-        return F.uniform(shape, minval, maxval, dtype=mstype.int32)
+        return F.uniform(shape, minval, maxval, dtype=mstype.int32, key=self.key)
 
 
 class Depend(Primitive):
@@ -471,5 +484,6 @@ from .classes_linalg import *  # noqa: E402,F401,F403
 from .classes_gather import *  # noqa: E402,F401,F403
 from .classes_array import *  # noqa: E402,F401,F403
 from .classes_image import *  # noqa: E402,F401,F403
+from .classes_random import *  # noqa: E402,F401,F403
 
 __all__ = [n for n, v in list(globals().items()) if isinstance(v, type) and issubclass(v, Primitive)]
