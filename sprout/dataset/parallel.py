@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import collections
 import concurrent.futures as cf
+import itertools
 import logging
 import multiprocessing
 import sys
@@ -17,6 +18,7 @@ logger = logging.getLogger("sprout.dataset")
 
 _worker_fn = None  # the function a worker process applies (set by fork, so closures and lambdas work)
 _row = threading.local()
+_CHUNK = 4
 
 
 def row_rng():
@@ -45,8 +47,17 @@ def _init_worker(fn, counter):
         config._state["worker_id"] = counter.value
 
 
-def _call_in_worker(item):
-    return _worker_fn(item)
+def _call_in_worker(chunk):
+    """Apply the worker's function to a chunk of items: [(True, result) ...], stopping at a failure
+    (False, exception), so one round trip carries several rows."""
+    out = []
+    for item in chunk:
+        try:
+            out.append((True, _worker_fn(item)))
+        except Exception as exc:  # noqa: BLE001 - re-raised in the consumer, in row order
+            out.append((False, exc))
+            break
+    return out
 
 
 def workers_for(op: str, num_parallel_workers) -> int:
@@ -80,26 +91,32 @@ def ordered_map(fn, items, workers: int, processes: bool, op: str):
         ctx = multiprocessing.get_context(method)
         pool = cf.ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_worker,
                                       initargs=(fn, ctx.Value("i", 0)))
-        call = _call_in_worker
+        chunk = _CHUNK  # rows per round trip: the pipe and pickling cost per task is the processes' overhead
     else:
         pool = cf.ThreadPoolExecutor(workers, thread_name_prefix=f"sprout-{op}")
-        call = fn
-    window = max(config.get_prefetch_size(), 2 * workers)
+        chunk = 1
+    window = max(config.get_prefetch_size(), 2 * workers * chunk)
     pending = collections.deque()
     source = iter(items)
     try:
         exhausted = False
         while True:
-            while not exhausted and len(pending) < window:
-                try:
-                    item = next(source)
-                except StopIteration:
+            while not exhausted and len(pending) * chunk < window:
+                group = list(itertools.islice(source, chunk))
+                if not group:
                     exhausted = True
                     break
-                pending.append(pool.submit(call, item))
+                pending.append(pool.submit(_call_in_worker, group) if processes else pool.submit(fn, group[0]))
             if not pending:
                 return
-            yield _result(pending.popleft(), op, workers, processes)
+            result = _result(pending.popleft(), op, workers, processes)
+            if not processes:
+                yield result
+                continue
+            for ok, value in result:
+                if not ok:
+                    raise value
+                yield value
     except cf.process.BrokenProcessPool as exc:
         raise RuntimeError(f"{op}: a worker process died (killed or crashed) while processing a row; run with "
                            "python_multiprocessing=False or num_parallel_workers=1 to see the error") from exc
