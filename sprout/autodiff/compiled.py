@@ -81,8 +81,18 @@ class CompiledGraph:
         return [_wrap(o) for o in res[:self.n_out]]
 
     def _write_back(self, tensors, values) -> None:
+        """Written inputs get their new values in their own buffers, as an eager in-place write does (a
+        tensor sharing the buffer, e.g. grad's alias of an argument, sees the write)."""
         for pos, value in zip(self.update_pos, values):
-            tensors[pos]._data = value if value.__class__ is np.ndarray else np.asarray(value)
+            t = tensors[pos]
+            old = t._data
+            if value is old:
+                continue
+            value = value if value.__class__ is np.ndarray else np.asarray(value)
+            if old.shape == value.shape and old.dtype == value.dtype and old.flags.writeable:
+                np.copyto(old, value)
+            else:
+                t._data = value
 
     # ---- gradients across the boundary ----------------------------------------------------------
     def grad_info(self) -> _GradInfo:

@@ -131,3 +131,21 @@ def test_jit_of_grad_writes_through_to_the_argument():
         np.testing.assert_allclose(got[0], results[0][0])
         np.testing.assert_allclose(got[1], results[0][1])
     np.testing.assert_allclose(results[0][1], np.arange(6).reshape(3, 2) - 1)
+
+
+def test_grad_of_jit_writes_the_argument_buffer():
+    """grad passes the jitted function an alias sharing the argument's buffer; the jitted write-back goes
+    into that buffer as an eager ``assign`` does, so the caller's tensor changes (fuzz seed 22)."""
+    def f(z):
+        v1 = ops.stack((ops.ones((2, 3)), z)).mean(0)
+        ops.assign(z, ops.ones((2, 3)))
+        return v1
+
+    results = []
+    for fn in (f, ms.jit(f)):
+        z = t(np.arange(6).reshape(2, 3))
+        g = ops.grad(lambda u, fn=fn: (fn(u) * 2).sum())(z)
+        results.append((g.asnumpy(), z.asnumpy().copy()))
+    np.testing.assert_allclose(results[1][0], results[0][0])
+    np.testing.assert_allclose(results[1][1], results[0][1])
+    np.testing.assert_allclose(results[0][1], np.ones((2, 3)))
