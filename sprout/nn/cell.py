@@ -8,6 +8,7 @@ from ..core import dispatch
 from ..core import hooks as _hooks
 from ..core.tensor import Parameter, ParameterTuple, Tensor
 from . import _call
+from ._cell_extras import CellExtras, init_extras
 
 _flags = context._flags  # read once per call: the mode switch lives in context.py
 
@@ -24,7 +25,7 @@ def _indent(text: str, spaces: int) -> str:
     return lines[0] + "\n" + "\n".join(pad + line for line in lines[1:])
 
 
-class Cell:
+class Cell(CellExtras):
     """Base class of every network block. Subclasses define ``construct``; Parameters and Cells assigned as
     attributes are registered (``self.fc = nn.Dense(...)`` names its weight ``fc.weight``)."""
 
@@ -44,6 +45,7 @@ class Cell:
         d["_jit_config"] = None
         d["_dynamic_inputs"] = None
         d["_param_id"] = 0
+        init_extras(self)
         if flags:
             self.add_flags(**flags)
 
@@ -155,6 +157,12 @@ class Cell:
                 else:
                     raise TypeError(f"Parameter '{name}' already exists in network, can not assign this type: "
                                     f"'{type(value)}' as a parameter.")
+            buffers = d.get("_buffers")
+            if buffers is not None and name in buffers:
+                if value is not None and not isinstance(value, Tensor):
+                    raise TypeError(f"cannot assign '{type(value)}' as buffer '{name}' (Tensor or None expected)")
+                buffers[name] = value
+                return
             cells = d.get("_cells")
             if cells is not None and name in cells:
                 if value is not None:
@@ -170,11 +178,18 @@ class Cell:
             return d["_params"][name]
         if "_cells" in d and name in d["_cells"]:
             return d["_cells"][name]
+        if "_buffers" in d and name in d["_buffers"]:
+            return d["_buffers"][name]
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def __delattr__(self, name: str) -> None:
-        self.__dict__.get("_params", {}).pop(name, None)
-        self.__dict__.get("_cells", {}).pop(name, None)
+        d = self.__dict__
+        if name in d.get("_buffers", {}):
+            del d["_buffers"][name]
+            d["_non_persistent_buffers_set"].discard(name)
+            return
+        d.get("_params", {}).pop(name, None)
+        d.get("_cells", {}).pop(name, None)
         object.__delattr__(self, name)
 
     def _set_parameter_tuple(self, name: str, value: ParameterTuple) -> None:
