@@ -16,6 +16,7 @@ from .common import initializer  # noqa: F401
 from . import nn  # noqa: F401
 from . import dataset  # noqa: F401
 from . import mindrecord  # noqa: F401
+from . import communication  # noqa: F401
 from . import train  # noqa: F401
 from .train import (Model, Callback, RunContext, LossMonitor, TimeMonitor, ModelCheckpoint,  # noqa: F401
                     CheckpointConfig, EarlyStopping, ReduceLROnPlateau, History, LambdaCallback,

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from .op import Op, OpError
+from .op import KernelError, Op, OpError
 from .types import type_of
 
 # Active gradient tapes, outermost first, graph builders, innermost last, and observers (push_observer).
@@ -221,6 +221,8 @@ def describe_args(args: tuple) -> str:
 
 def explain_failure(op: Op, args: tuple, attrs: dict, exc: Exception) -> Exception:
     """Re-run the op's shape/dtype rule to name what was wrong; fall back to the NumPy message."""
+    if isinstance(exc, KernelError):
+        return exc
     try:
         op.infer(*[type_of(a) for a in args], **attrs)
     except (OpError, TypeError, ValueError, IndexError) as bad:

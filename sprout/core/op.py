@@ -8,11 +8,17 @@ from collections.abc import Callable
 
 import numpy as np
 
-KINDS = ("elementwise", "reduce", "shape", "opaque", "control", "random", "effect")
+# "collective": communication between ranks (ops/comm_ops.py); never folded, merged, dropped or reordered
+KINDS = ("elementwise", "reduce", "shape", "opaque", "control", "random", "effect", "collective")
 
 
 class OpError(ValueError):
     """Bad input to an op: the message names the op and the offending shapes/dtypes."""
+
+
+class KernelError(Exception):
+    """Mixin for an error a kernel raises on purpose with its own message (a collective's CommError): dispatch
+    re-raises it unchanged instead of re-explaining it as bad input."""
 
 
 @dataclass(frozen=True)

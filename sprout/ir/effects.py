@@ -84,14 +84,22 @@ def has_effect(node: Node) -> bool:
     return bool(node_writes(node)) or is_io(node)
 
 
+def is_collective(node: Node) -> bool:
+    """Communication between ranks (``ops/comm_ops.py``, kind "collective"): every rank must issue the same
+    collectives in the same order, so they are never merged, folded or dropped, and passes that re-sort keep
+    them in program order (``order_deps``). They take no token: a backward collective belongs with the
+    cotangents it reads, and its data inputs already order it after what it communicates."""
+    return node.op.kind == "collective"
+
+
 def pure(node: Node) -> bool:
     """A function of its inputs alone: may be merged (CSE), folded, moved or dropped when unused."""
-    return not node_writes(node) and not is_io(node)
+    return not node_writes(node) and not is_io(node) and not is_collective(node)
 
 
 def removable(node: Node) -> bool:
     """May be dropped when no output is used (state writes are values: unused ones are dead)."""
-    return not is_io(node)
+    return not is_io(node) and not is_collective(node)
 
 
 def op_inputs(node: Node) -> list:
@@ -120,12 +128,18 @@ def written_vars(graph: Graph) -> set[int]:
 
 # ---- scheduling ------------------------------------------------------------------------------------
 def order_deps(nodes: list) -> dict[int, list]:
-    """Preferred order beyond data dependence, for passes that re-sort nodes: a state write comes
-    after every earlier reader of the value it replaces (then the backend can write in place; the
-    IR is correct either way). Returns id(writer) -> [earlier readers]."""
+    """Order beyond data dependence, for passes that re-sort nodes: a state write comes after every
+    earlier reader of the value it replaces (then the backend can write in place; the IR is correct
+    either way), and each collective after the previous one (required: ranks must match them up).
+    Returns id(node) -> [nodes it must follow]."""
     readers: dict[int, list] = {}
     deps: dict[int, list] = {}
+    last_collective = None
     for node in nodes:
+        if is_collective(node):  # collectives keep their program order among themselves
+            if last_collective is not None:
+                deps.setdefault(id(node), []).append(last_collective)
+            last_collective = node
         for p in node_writes(node):
             x = node.inputs[p] if p < len(node.inputs) else None
             if isinstance(x, Var):

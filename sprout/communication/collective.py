@@ -1,0 +1,184 @@
+"""The run-time entry of every collective (op kernels and functional APIs call these): group lookup, the
+cross-rank signature check (op, dtype, shape, attributes, sequence number), the watchdog, then the backend."""
+from __future__ import annotations
+
+import zlib
+from typing import Any
+from collections.abc import Callable
+
+import numpy as np
+
+from .. import context
+from .backend import REDUCE_OPS
+from .state import CollectiveMismatchError, CommError, Group, current
+
+_KINDS = ("AllReduce", "AllGather", "ReduceScatter", "Broadcast", "AlltoAll", "Barrier", "Reduce", "Gather",
+          "Scatter", "allgather_object", "broadcast_object")
+_SIG_DIMS = 8
+SIG_LEN = 5 + _SIG_DIMS
+
+
+def _signature(kind: str, seq: int, x: np.ndarray | None, attrs: tuple) -> np.ndarray:
+    """Fixed-size int64 row: sequence number, op, dtype, rank, dims (hashed past 8), attributes hash."""
+    sig = np.full(SIG_LEN, -1, np.int64)
+    sig[0] = seq
+    sig[1] = _KINDS.index(kind)
+    sig[4] = zlib.crc32(repr(attrs).encode()) & 0x7FFFFFFF
+    if x is not None:
+        sig[2] = x.dtype.num
+        sig[3] = x.ndim
+        dims = list(x.shape)
+        if len(dims) > _SIG_DIMS:
+            dims = dims[:_SIG_DIMS - 1] + [zlib.crc32(repr(dims).encode()) & 0x7FFFFFFF]
+        sig[5:5 + len(dims)] = dims
+    return sig
+
+
+def _describe(kind: str, x: np.ndarray | None, attrs: tuple) -> str:
+    data = f" {x.dtype.name}{list(x.shape)}" if x is not None else ""
+    extra = ", ".join(f"{k}={v!r}" for k, v in attrs)
+    return f"{kind}{data}" + (f" ({extra})" if extra else "")
+
+
+def _check(g: Group, kind: str, x: np.ndarray | None, attrs: tuple) -> None:
+    sig = _signature(kind, g.seq, x, attrs)
+    rows = g.backend.signatures(sig)
+    if all(np.array_equal(r, sig) for r in rows):
+        return
+    texts = g.backend.allgather_object((g.seq, _describe(kind, x, attrs)))
+    parts = "; ".join(f"rank {g.ranks[i]}: {t} (#{s})" for i, (s, t) in enumerate(texts))
+    note = ""
+    if current().extra.get("sim") is not None:
+        from .sim import SHARED_CACHE_NOTE
+        note = " " + SHARED_CACHE_NOTE
+    raise CollectiveMismatchError(f"{kind} #{g.seq} on group {g.name!r}: the ranks disagree (every rank must call "
+                                  f"the same collectives in the same order with the same shapes and dtypes): "
+                                  f"{parts}{note}")
+
+
+def run(kind: str, group: str, x: np.ndarray | None, attrs: tuple, call: Callable) -> Any:
+    """Run ``call(backend)`` as collective ``kind`` on ``group`` after the checks. ``attrs`` are (name, value)
+    pairs every rank must agree on."""
+    st = current()
+    g = st.member(group, kind)
+    g.seq += 1
+    if g.size == 1:
+        return call(g.backend)
+    dog = st.extra.get("watchdog")
+    if dog is not None:
+        dog.enter(g, kind, x)
+    try:
+        if context.get_context("comm_check"):
+            _check(g, kind, x, attrs)
+        return call(g.backend)
+    finally:
+        if dog is not None:
+            dog.leave()
+
+
+def owned(x) -> np.ndarray:
+    """A private C-contiguous copy the backend may overwrite (in-place MPI calls)."""
+    return np.array(x, copy=True, order="C")
+
+
+def check_op(what: str, op: str) -> None:
+    if not isinstance(op, str):
+        raise TypeError(f"For '{what}', the 'op' must be str, but got {type(op).__name__}.")
+    if op not in REDUCE_OPS:
+        raise ValueError(f"For '{what}', the 'op' must be one of {list(REDUCE_OPS)}, but got {op!r}.")
+
+
+# ---- entries ---------------------------------------------------------------------------------------------
+def all_reduce(x, op: str, group: str) -> np.ndarray:
+    return run("AllReduce", group, x, (("op", op),), lambda b: b.allreduce(owned(x), op))
+
+
+def all_gather(x, group: str) -> np.ndarray:
+    return run("AllGather", group, x, (), lambda b: b.allgather(owned(x)))
+
+
+def reduce_scatter(x, op: str, group: str) -> np.ndarray:
+    return run("ReduceScatter", group, x, (("op", op),), lambda b: b.reduce_scatter(owned(x), op))
+
+
+def broadcast(x, root: int, group: str) -> np.ndarray:
+    return run("Broadcast", group, x, (("root_rank", root),), lambda b: b.broadcast(owned(x), root))
+
+
+def all_to_all(x, split_count: int, split_dim: int, concat_dim: int, group: str) -> np.ndarray:
+    def call(b):
+        chunks = [np.ascontiguousarray(c) for c in np.split(np.asarray(x), split_count, axis=split_dim)]
+        return np.concatenate(b.alltoall(chunks), axis=concat_dim)
+
+    attrs = (("split_count", split_count), ("split_dim", split_dim), ("concat_dim", concat_dim))
+    return run("AlltoAll", group, x, attrs, call)
+
+
+def barrier(group: str) -> None:
+    run("Barrier", group, None, (), lambda b: b.barrier())
+
+
+def reduce(x, op: str, root: int, group: str) -> np.ndarray | None:
+    return run("Reduce", group, x, (("op", op), ("dest_rank", root)), lambda b: b.reduce(owned(x), op, root))
+
+
+def gather(x, root: int, group: str) -> list | None:
+    return run("Gather", group, x, (("dst", root),), lambda b: b.gather(owned(x), root))
+
+
+def scatter(chunks: list | None, root: int, shape: tuple, dtype, group: str) -> np.ndarray:
+    probe = np.empty(shape, dtype)
+    return run("Scatter", group, probe, (("src", root),),
+               lambda b: b.scatter([owned(c) for c in chunks] if chunks is not None else None, root, shape, dtype))
+
+
+def allgather_object(obj: Any, group: str) -> list:
+    return run("allgather_object", group, None, (), lambda b: b.allgather_object(obj))
+
+
+def broadcast_object(obj: Any, root: int, group: str) -> Any:
+    return run("broadcast_object", group, None, (("src", root),), lambda b: b.broadcast_object(obj, root))
+
+
+def send(x, dest: int, tag: int, group: str) -> None:
+    st = current()
+    g = st.member(group, "Send")
+    _check_peer(g, dest, "Send", "dest_rank")
+    dog = st.extra.get("watchdog")
+    if dog is not None:
+        dog.enter(g, f"Send(to group rank {dest}, tag {tag})", x)
+    try:
+        g.backend.send(owned(x), dest, tag)
+    finally:
+        if dog is not None:
+            dog.leave()
+
+
+def recv(shape: tuple, dtype, src: int, tag: int, group: str, what: str = "Receive") -> np.ndarray:
+    st = current()
+    g = st.member(group, what)
+    _check_peer(g, src, what, "src_rank")
+    dog = st.extra.get("watchdog")
+    if dog is not None:
+        dog.enter(g, f"{what}(from group rank {src}, tag {tag})", None)
+    try:
+        return g.backend.recv(tuple(shape), np.dtype(dtype), src, tag, what)
+    finally:
+        if dog is not None:
+            dog.leave()
+
+
+def _check_peer(g: Group, peer: int, what: str, name: str) -> None:
+    if not isinstance(peer, int) or isinstance(peer, bool) or not 0 <= peer < g.size:
+        raise ValueError(f"For '{what}', '{name}' must be a rank of group {g.name!r} (0..{g.size - 1}), "
+                         f"but got {peer!r}.")
+    if peer == g.backend.rank:
+        raise CommError(f"{what}: rank {g.ranks[peer]} cannot send to or receive from itself")
+
+
+def group_size(group: str, what: str) -> int:
+    return current().group(group, what).size
+
+
+def group_rank(group: str, what: str) -> int:
+    return current().member(group, what).backend.rank

@@ -1,0 +1,158 @@
+"""MindSpore's PascalCase communication primitives (``ops.AllReduce()(x)``) over the collective op records."""
+from __future__ import annotations
+
+from .. import dtype as mstype
+from ..communication.state import HCCL_WORLD_COMM_GROUP
+from . import comm_ops as K
+from .comm_ops import ReduceOp
+from .primitive_classes import Primitive
+
+
+def _str(prim: str, name: str, value) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"For '{prim}', the '{name}' must be str, but got {type(value).__name__}.")
+    return value
+
+
+def _int(prim: str, name: str, value) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"For '{prim}', the '{name}' must be int, but got {type(value).__name__}.")
+    return value
+
+
+class AllReduce(Primitive):
+    """Reduce ``x`` element-wise over ``group`` (``op``: ReduceOp.SUM/MAX/MIN/PROD/AVG); every rank gets it."""
+
+    def __init__(self, op=ReduceOp.SUM, group=HCCL_WORLD_COMM_GROUP):
+        super().__init__()
+        self.op = _str(self.name, "op", op)
+        self.group = _str(self.name, "group", group)
+        self.fusion, self.index, self.no_eliminate = 0, 0, True
+
+    def __call__(self, x):
+        return K.all_reduce(x, self.op, self.group)
+
+
+class AllGather(Primitive):
+    """Concatenate every rank's ``x`` along axis 0 (shape[0] times the group size)."""
+
+    def __init__(self, group=HCCL_WORLD_COMM_GROUP):
+        super().__init__()
+        self.group = _str(self.name, "group", group)
+        self.fusion, self.mean_flag, self.no_eliminate = 0, False, True
+
+    def __call__(self, x):
+        return K.all_gather(x, self.group)
+
+
+class ReduceScatter(Primitive):
+    """Reduce over ``group`` and keep this rank's block of axis 0 (shape[0] divided by the group size)."""
+
+    def __init__(self, op=ReduceOp.SUM, group=HCCL_WORLD_COMM_GROUP):
+        super().__init__()
+        self.op = _str(self.name, "op", op)
+        self.group = _str(self.name, "group", group)
+        self.fusion, self.no_eliminate = 0, True
+
+    def __call__(self, x):
+        return K.reduce_scatter(x, self.op, self.group)
+
+
+class Broadcast(Primitive):
+    """Every rank gets ``root_rank``'s tensors; takes and returns a tuple of tensors, as MindSpore."""
+
+    def __init__(self, root_rank, group=HCCL_WORLD_COMM_GROUP):
+        super().__init__()
+        self.root_rank = _int(self.name, "root_rank", root_rank)
+        self.group = _str(self.name, "group", group)
+        self.no_eliminate = True
+
+    def __call__(self, x):
+        if not isinstance(x, (tuple, list)):
+            raise TypeError(f"For 'Broadcast', the input must be a tuple of tensors, but got {type(x).__name__}.")
+        return tuple(K.broadcast(t, self.root_rank, self.group) for t in x)
+
+
+class AlltoAll(Primitive):
+    """Split along ``split_dim`` into ``split_count`` blocks (block j to rank j) and concatenate the received
+    blocks along ``concat_dim``."""
+
+    def __init__(self, split_count, split_dim, concat_dim, group=HCCL_WORLD_COMM_GROUP):
+        super().__init__()
+        self.split_count = _int(self.name, "split_count", split_count)
+        self.split_dim = _int(self.name, "split_dim", split_dim)
+        self.concat_dim = _int(self.name, "concat_dim", concat_dim)
+        self.group = _str(self.name, "group", group)
+        self.no_eliminate = True
+
+    def __call__(self, x):
+        return K.all_to_all(x, self.split_count, self.split_dim, self.concat_dim, self.group)
+
+
+class Barrier(Primitive):
+    """Synchronize the group; returns MindSpore's placeholder f32[1]."""
+
+    def __init__(self, group=HCCL_WORLD_COMM_GROUP):
+        super().__init__()
+        self.group = _str(self.name, "group", group)
+        self.side_effect_mem = True
+
+    def __call__(self):
+        return K.barrier(self.group)
+
+
+class Reduce(Primitive):
+    """Reduce onto ``dest_rank`` (a group rank); the other ranks get a placeholder of shape [1]."""
+
+    def __init__(self, dest_rank, op=ReduceOp.SUM, group=HCCL_WORLD_COMM_GROUP):
+        super().__init__()
+        self.dest_rank = _int(self.name, "dest_rank", dest_rank)
+        self.op = _str(self.name, "op", op)
+        self.group = _str(self.name, "group", group)
+
+    def __call__(self, x):
+        return K.reduce(x, self.dest_rank, self.op, self.group)
+
+
+class Send(Primitive):
+    """Send the input to ``dest_rank``, matched by the Receive with the same ``sr_tag``."""
+
+    def __init__(self, sr_tag, dest_rank, group=HCCL_WORLD_COMM_GROUP, group_back=HCCL_WORLD_COMM_GROUP):
+        super().__init__()
+        self.sr_tag = _int(self.name, "sr_tag", sr_tag)
+        self.rank = self.dest_rank = _int(self.name, "dest_rank", dest_rank)
+        self.group = _str(self.name, "group", group)
+        self.group_back = _str(self.name, "group_back", group_back)
+        self.no_eliminate = True
+
+    def __call__(self, x):
+        return K.send(x, self.sr_tag, self.dest_rank, self.group, self.group_back)
+
+
+class Receive(Primitive):
+    """Receive a ``dtype`` tensor of ``shape`` from ``src_rank`` (the Send with the same ``sr_tag``); optional
+    inputs are only ordering dependencies."""
+
+    def __init__(self, sr_tag, src_rank, shape, dtype, group=HCCL_WORLD_COMM_GROUP, group_back=HCCL_WORLD_COMM_GROUP):
+        super().__init__()
+        self.sr_tag = _int(self.name, "sr_tag", sr_tag)
+        self.rank = self.src_rank = _int(self.name, "src_rank", src_rank)
+        if not isinstance(shape, (tuple, list)):
+            raise TypeError(f"For 'Receive', 'shape' must be a list or tuple, but got {type(shape).__name__}.")
+        self.shape = tuple(shape)
+        try:
+            self.dtype = mstype.to_dtype(dtype)
+        except TypeError:
+            raise TypeError(f"For 'Receive', 'dtype' must be a sprout dtype, but got {dtype!r}.") from None
+        if self.dtype is mstype.bool_:
+            raise TypeError("For 'Receive', 'dtype' bool is not supported.")
+        self.group = _str(self.name, "group", group)
+        self.group_back = _str(self.name, "group_back", group_back)
+        self.no_eliminate = True
+
+    def __call__(self, *deps):
+        return K.receive(self.sr_tag, self.src_rank, self.shape, self.dtype, self.group, self.group_back, *deps)
+
+
+__all__ = ["ReduceOp", "AllReduce", "AllGather", "ReduceScatter", "Broadcast", "AlltoAll", "Barrier", "Reduce",
+           "Send", "Receive"]
