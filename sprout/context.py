@@ -257,3 +257,37 @@ def reset_auto_parallel_context() -> None:
 def auto_parallel_is_set(key: str) -> bool:
     """Whether ``key`` was given explicitly (MindSpore's ``get_device_num_is_set``)."""
     return key in _auto_parallel_set
+
+
+# MindSpore's strategy-search parameters (``set_algo_parameters``): only AUTO_PARALLEL's search reads them
+_ALGO_DEFAULTS: dict[str, tuple] = {
+    "fully_use_devices": (False, bool), "elementwise_op_strategy_follow": (False, bool),
+    "tensor_slice_align_enable": (False, bool), "tensor_slice_align_size": (16, int),
+    "enable_algo_approxi": (False, bool), "algo_approxi_epsilon": (0.1, float),
+}
+_algo: dict[str, Any] = {k: v[0] for k, v in _ALGO_DEFAULTS.items()}
+
+
+def set_algo_parameters(**kwargs: Any) -> None:
+    """MindSpore's parameters of the AUTO_PARALLEL strategy search, checked as MindSpore checks them."""
+    for key, value in kwargs.items():
+        if key not in _ALGO_DEFAULTS:
+            raise ValueError(f"Set context keyword {key} is not recognized!")
+        kind = _ALGO_DEFAULTS[key][1]
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise TypeError(f"The parameter '{key}' must be {kind}, but got {type(value)}")
+        if key == "tensor_slice_align_size" and not 1 <= value <= 1024:
+            raise ValueError(f"Align_size must be in [1, 1024], but got {value}")
+        if key == "algo_approxi_epsilon" and not 0 < value <= 1:
+            raise ValueError(f"Epsilon must be in (0, 1], but got {value}")
+    _algo.update(kwargs)
+
+
+def get_algo_parameters(attr_key: str) -> Any:
+    if attr_key not in _algo:
+        raise ValueError(f"Get context keyword {attr_key} is not recognized!")
+    return _algo[attr_key]
+
+
+def reset_algo_parameters() -> None:
+    _algo.update({k: v[0] for k, v in _ALGO_DEFAULTS.items()})

@@ -84,10 +84,8 @@ class MPIBackend(Backend):
             return None
         if kind == "f" and not (self.size == 2 and op in ("sum", "avg", "prod")):
             return None
-        try:
-            from mpi4py.util.dtlib import from_numpy_dtype
-            mtype = from_numpy_dtype(dtype)
-        except (ValueError, KeyError, TypeError):
+        mtype = MPI._typedict.get(dtype.char)  # the predefined type (reductions need one, not a duplicate)
+        if mtype is None or dtype.byteorder == ">":
             return None
         mop = {"sum": MPI.SUM, "avg": MPI.SUM, "prod": MPI.PROD, "max": MPI.MAX, "min": MPI.MIN}[op]
         return mtype, mop

@@ -207,7 +207,7 @@ class Tensor:
 class Parameter(Tensor):
     """A trainable Tensor with a name; updated in place by optimizers and ``ops.assign``."""
 
-    __slots__ = ("name", "requires_grad", "layerwise_parallel", "parallel_optimizer", "_cell_attr")
+    __slots__ = ("name", "requires_grad", "layerwise_parallel", "parallel_optimizer", "_cell_attr", "comm_fusion")
 
     def __init__(self, default_input, name=None, requires_grad=True, layerwise_parallel=False,
                  parallel_optimizer=True):
@@ -225,6 +225,7 @@ class Parameter(Tensor):
         self.layerwise_parallel = layerwise_parallel
         self.parallel_optimizer = parallel_optimizer
         self._cell_attr = None
+        self.comm_fusion = 1  # data parallel: gradients with the same id share one all-reduce bucket
 
     def set_data(self, data, slice_shape=False) -> Parameter:
         arr = data.asnumpy() if isinstance(data, Tensor) else np.asarray(data)

@@ -10,6 +10,7 @@ from .optim import (Optimizer, SGD, Momentum, Adam, AdamWeightDecay, RMSProp, Ad
 from .learning_rate_schedule import (LearningRateSchedule, ExponentialDecayLR, NaturalExpDecayLR,  # noqa: F401
                                      InverseDecayLR, CosineDecayLR, PolynomialDecayLR, WarmUpLR)
 from .wrap import WithLossCell, WithEvalCell, WithGradCell, TrainOneStepCell  # noqa: F401
+from .grad_reducer import DistributedGradReducer  # noqa: F401
 
 # MindSpore's nn.exponential_decay_lr ... (lists of per-step values) live in sprout.train.lr; resolved lazily
 # because sprout.train itself imports nn.

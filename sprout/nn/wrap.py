@@ -57,6 +57,11 @@ class WithGradCell(Cell):
         return grads
 
 
+def _identity(grads):
+    """TrainOneStepCell's gradient reducer outside data parallel (MindSpore's nn.Identity)."""
+    return grads
+
+
 class TrainOneStepCell(Cell):
     """One training step: loss and gradients of ``network`` w.r.t. ``optimizer.parameters`` in one forward and
     one backward pass, then ``optimizer(grads)``. Returns the loss (and a name -> grad dict with return_grad)."""
@@ -73,7 +78,13 @@ class TrainOneStepCell(Cell):
         self.sens = 1.0 if sens is None else sens
         self.return_grad = return_grad
         self.weights_name = [p.name for p in self.weights]
-        self.grad_reducer = None  # data-parallel gradient averaging is not wired in yet
+        # data parallel (the parallel mode is read now, as MindSpore): gradients averaged over the ranks
+        from ..parallel._utils import _get_device_num, _get_gradients_mean, data_parallel_reducer_needed
+        self.reducer_flag = data_parallel_reducer_needed("TrainOneStepCell")
+        self.grad_reducer = _identity
+        if self.reducer_flag:
+            from .grad_reducer import DistributedGradReducer
+            self.grad_reducer = DistributedGradReducer(self.weights, _get_gradients_mean(), _get_device_num())
         self._jit_config = getattr(network, "_jit_config", None)
         self._value_and_grad = value_and_grad(self.network, None, self.weights)
 
@@ -81,8 +92,7 @@ class TrainOneStepCell(Cell):
         loss, grads = self._value_and_grad(*inputs)
         if self.sense_flag and self.sens != 1.0:
             grads = tuple(ops.mul(g, self.sens) for g in grads)
-        if self.grad_reducer is not None:
-            grads = self.grad_reducer(grads)
+        grads = self.grad_reducer(grads)
         self.optimizer(grads)
         if self.return_grad:
             return loss, dict(zip(self.weights_name, grads))

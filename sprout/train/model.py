@@ -86,8 +86,10 @@ class Model:
         self._amp_level = amp_level
         self._boost_level = boost_level
         self._loss_scale_manager = None
+        from ..parallel._utils import _get_device_num
         self._parallel_mode = context.get_auto_parallel_context("parallel_mode")
-        self._device_number = context.get_auto_parallel_context("device_num") or 1
+        self._device_number = _get_device_num()
+        self._parameter_broadcast = context.get_auto_parallel_context("parameter_broadcast")
         self._metrics = metrics
         self._train_network = self._build_train_network()
         self._eval_network = eval_network
@@ -248,6 +250,10 @@ class Model:
                     valid=(valid_dataset, valid_frequency))
 
     def _train(self, epoch, train_dataset, callbacks, dataset_sink_mode, sink_size, initial_epoch, valid=None):
+        from ..parallel._utils import _device_number_check
+        _device_number_check(self._parallel_mode, self._device_number)
+        if self._parameter_broadcast:
+            self._broadcast_parameters()
         cb_params = _InternalCallbackParam()
         cb_params.cur_step_num = 0
         cb_params.train_network = self._train_network
@@ -279,6 +285,18 @@ class Model:
         except BaseException:
             self._save_breakpoint(cb_params.list_callback)
             raise
+
+    def _broadcast_parameters(self):
+        """``parameter_broadcast=True`` (data / hybrid parallel): every rank starts from rank 0's parameters."""
+        if self._parallel_mode not in (context.ParallelMode.DATA_PARALLEL, context.ParallelMode.HYBRID_PARALLEL):
+            raise ValueError("'parameter_broadcast' is only supported in 'data_parallel' and 'hybrid_parallel' "
+                             f"modes, but got parallel_mode {self._parallel_mode!r}.")
+        from ..communication import collective, management
+        if management.get_group_size() == 1:
+            return
+        for p in self._train_network.get_parameters():
+            if not getattr(p, "layerwise_parallel", False):
+                p.set_data(collective.broadcast(p.asnumpy(), 0, management.HCCL_WORLD_COMM_GROUP))
 
     def _save_breakpoint(self, callbacks):
         """``CheckpointConfig(exception_save=True)``: when training raises, save the train network to

@@ -1,0 +1,57 @@
+"""What the training wrappers read from the auto-parallel context (MindSpore's ``parallel/_utils.py``)."""
+from __future__ import annotations
+
+from .. import context
+from ..communication import management
+from ..context import ParallelMode
+
+_DATA_PARALLEL_MODES = (ParallelMode.DATA_PARALLEL, ParallelMode.HYBRID_PARALLEL)
+
+
+def _get_parallel_mode() -> str:
+    return context.get_auto_parallel_context("parallel_mode")
+
+
+def _get_gradients_mean() -> bool:
+    return context.get_auto_parallel_context("gradients_mean")
+
+
+def _get_device_num() -> int:
+    """1 in stand_alone; else ``device_num`` if it was set, else the world's size."""
+    if _get_parallel_mode() == ParallelMode.STAND_ALONE:
+        return 1
+    if context.auto_parallel_is_set("device_num"):
+        return context.get_auto_parallel_context("device_num")
+    return management.get_group_size()
+
+
+def _get_global_rank() -> int:
+    if context.auto_parallel_is_set("global_rank"):
+        return context.get_auto_parallel_context("global_rank")
+    return management.get_rank()
+
+
+def _device_number_check(parallel_mode: str, device_number: int) -> None:
+    if parallel_mode == ParallelMode.STAND_ALONE and device_number != 1:
+        raise ValueError("If parallel_mode is stand_alone, device_number must be 1, "
+                         f"device_number: {device_number}, parallel_mode:{parallel_mode}")
+
+
+def data_parallel_reducer_needed(where: str) -> bool:
+    """Whether a training wrapper built now must all-reduce gradients (MindSpore's ``reducer_flag``): data
+    parallel and hybrid parallel do. Semi-auto / auto parallel over more than one rank need ``shard`` (the
+    parallel pass inserts the communication), which is not available: a clear error instead of training
+    every rank on its own."""
+    mode = _get_parallel_mode()
+    if mode in _DATA_PARALLEL_MODES:
+        if context.get_auto_parallel_context("enable_parallel_optimizer"):
+            raise NotImplementedError(f"{where}: enable_parallel_optimizer (optimizer-state sharding) is not "
+                                      "supported; set enable_parallel_optimizer=False")
+        if context.get_auto_parallel_context("pipeline_stages") > 1:
+            raise NotImplementedError(f"{where}: pipeline_stages > 1 (pipeline parallel) is not supported")
+        return True
+    if mode in (ParallelMode.SEMI_AUTO_PARALLEL, ParallelMode.AUTO_PARALLEL) and management.get_group_size() > 1:
+        raise NotImplementedError(f"{where}: parallel_mode={mode!r} over {management.get_group_size()} ranks needs "
+                                  "operator sharding (shard), which sprout does not provide yet; on CPU use "
+                                  "ParallelMode.DATA_PARALLEL (MindSpore's CPU backend supports only data parallel)")
+    return False
