@@ -16,7 +16,9 @@ from .common import initializer  # noqa: F401
 from . import nn  # noqa: F401
 from . import dataset  # noqa: F401
 from . import mindrecord  # noqa: F401
-from . import communication  # noqa: F401
+from . import communication, parallel  # noqa: F401
+from .context import set_algo_parameters, get_algo_parameters, reset_algo_parameters  # noqa: F401
+from .parallel import Layout  # noqa: F401
 from . import train  # noqa: F401
 from .train import (Model, Callback, RunContext, LossMonitor, TimeMonitor, ModelCheckpoint,  # noqa: F401
                     CheckpointConfig, EarlyStopping, ReduceLROnPlateau, History, LambdaCallback,

@@ -27,6 +27,10 @@ ALIASES: dict[str, str] = {
     "mindspore.nn.dynamic_lr": "sprout.train.lr",
     "mindspore.train.loss_scale_manager": "sprout.train",
     "mindspore.profiler": "sprout.profiler",
+    "mindspore.nn.wrap.grad_reducer": "sprout.nn.grad_reducer",
+    "mindspore.nn.wrap.cell_wrapper": "sprout.nn.wrap",
+    "mindspore.parallel.shard": "sprout.parallel.layout",
+    "mindspore.parallel.algo_parameter_config": "sprout.context",
 }
 
 # top-level names MindSpore has that sprout keeps in a submodule: name -> (module, attribute or None)
@@ -107,6 +111,8 @@ class _AliasLoader(importlib.abc.Loader):
             return _top_level()
         module = importlib.import_module(target)
         spec.loader_state = (target, module.__spec__)
+        if spec.submodule_search_locations is not None and not hasattr(module, "__path__"):
+            module.__path__ = []  # a plain module some MindSpore submodule names live under (nn.wrap.grad_reducer)
         return module
 
     def exec_module(self, module) -> None:
@@ -122,7 +128,8 @@ class MindSporeFinder(importlib.abc.MetaPathFinder):
         if fullname != _PREFIX and not fullname.startswith(_PREFIX + "."):
             return None
         sprout_name = resolve(fullname)
-        package = True if sprout_name == "sprout" else hasattr(importlib.import_module(sprout_name), "__path__")
+        package = True if sprout_name == "sprout" else (hasattr(importlib.import_module(sprout_name), "__path__")
+                                                         or any(k.startswith(fullname + ".") for k in ALIASES))
         return importlib.machinery.ModuleSpec(fullname, _LOADER, origin=f"alias of {sprout_name}",
                                               loader_state=sprout_name, is_package=package)
 

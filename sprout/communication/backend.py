@@ -60,8 +60,9 @@ class Backend:
     def broadcast(self, x: np.ndarray, root: int) -> np.ndarray:
         raise NotImplementedError
 
-    def alltoall(self, chunks: list) -> list:
-        """``chunks[j]`` goes to group rank j; returns the chunk received from each rank, in rank order."""
+    def alltoall(self, chunks: list, recv_shapes: list | None = None) -> list:
+        """``chunks[j]`` goes to group rank j; returns the chunk received from each rank, in rank order, of shape
+        ``recv_shapes[i]`` (default: the shape of ``chunks[i]``, the even case) and the chunks' dtype."""
         raise NotImplementedError
 
     def reduce(self, x: np.ndarray, op: str, root: int) -> np.ndarray | None:
@@ -82,6 +83,14 @@ class Backend:
         raise NotImplementedError
 
     def recv(self, shape: tuple, dtype, src: int, tag: int, what: str) -> np.ndarray:
+        raise NotImplementedError
+
+    def isend(self, x: np.ndarray, dest: int, tag: int):
+        """Start sending ``x``; returns ``wait()`` (a callable) that completes it."""
+        raise NotImplementedError
+
+    def irecv(self, shape: tuple, dtype, src: int, tag: int, what: str):
+        """Start a receive; returns ``wait()`` (a callable) that completes it and returns the array."""
         raise NotImplementedError
 
     # ---- small control messages ------------------------------------------------------------------------
@@ -128,7 +137,7 @@ class SingleBackend(Backend):
     def broadcast(self, x, root):
         return x
 
-    def alltoall(self, chunks):
+    def alltoall(self, chunks, recv_shapes=None):
         return list(chunks)
 
     def reduce(self, x, op, root):
@@ -147,6 +156,12 @@ class SingleBackend(Backend):
         raise RuntimeError("Send: a world of one has no other rank to send to")
 
     def recv(self, shape, dtype, src, tag, what):
+        raise RuntimeError(f"{what}: a world of one has no other rank to receive from")
+
+    def isend(self, x, dest, tag):
+        raise RuntimeError("isend: a world of one has no other rank to send to")
+
+    def irecv(self, shape, dtype, src, tag, what):
         raise RuntimeError(f"{what}: a world of one has no other rank to receive from")
 
     def signatures(self, sig):

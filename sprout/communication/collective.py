@@ -182,3 +182,33 @@ def group_size(group: str, what: str) -> int:
 
 def group_rank(group: str, what: str) -> int:
     return current().member(group, what).backend.rank
+
+
+def all_to_all_v(chunks: list, recv_shapes: list, group: str) -> list:
+    """Uneven all-to-all: ``chunks[j]`` to rank j, receiving ``recv_shapes[i]`` from rank i. The shapes are
+    checked on every rank first (a mismatch raises everywhere, naming both sides)."""
+    def call(b):
+        table = b.allgather_object(([tuple(c.shape) for c in chunks], [tuple(s) for s in recv_shapes]))
+        bad = [f"rank {g.ranks[i]} sends {list(table[i][0][j])} to rank {g.ranks[j]}, which expects "
+               f"{list(table[j][1][i])}" for i in range(b.size) for j in range(b.size)
+               if table[i][0][j] != table[j][1][i]]
+        if bad:
+            raise CollectiveMismatchError(f"AlltoAll on group {g.name!r}: the split sizes disagree: " + "; ".join(bad))
+        return b.alltoall([owned(c) for c in chunks], [tuple(s) for s in recv_shapes])
+
+    g = current().member(group, "AlltoAll")
+    dtype = np.asarray(chunks[0]).dtype if chunks else None
+    return run("AlltoAll", group, None, (("dtype", str(dtype)),), call)
+
+
+def isend(x, dest: int, tag: int, group: str):
+    """Start a send; returns the wait callable (the message may complete later)."""
+    g = current().member(group, "isend")
+    _check_peer(g, dest, "isend", "dst")
+    return g.backend.isend(owned(x), dest, tag)
+
+
+def irecv(shape: tuple, dtype, src: int, tag: int, group: str):
+    g = current().member(group, "irecv")
+    _check_peer(g, src, "irecv", "src")
+    return g.backend.irecv(tuple(shape), np.dtype(dtype), src, tag, "irecv")

@@ -62,6 +62,14 @@ def _bytes(a: np.ndarray) -> np.ndarray:
     return a.reshape(-1).view(np.uint8)
 
 
+def _offsets(counts: list) -> list:
+    out, total = [], 0
+    for c in counts:
+        out.append(total)
+        total += c
+    return out
+
+
 class MPIBackend(Backend):
     """A group as an MPI communicator. Reductions are bitwise equal to the simulated mesh: MPI's own
     reduction where the order cannot matter (two ranks with a commutative op, or integers), otherwise an
@@ -132,15 +140,20 @@ class MPIBackend(Backend):
         self.comm.Bcast([_bytes(x), _mpi().BYTE], root=root)
         return x
 
-    def alltoall(self, chunks):
+    def alltoall(self, chunks, recv_shapes=None):
         MPI = _mpi()
-        send = np.concatenate([_bytes(np.ascontiguousarray(c)) for c in chunks])
-        recv = np.empty_like(send)
-        self.comm.Alltoall([send, MPI.BYTE], [recv, MPI.BYTE])
-        out = []
-        for j, part in enumerate(np.split(recv, self.size)):
-            c = chunks[j]
-            out.append(part.view(c.dtype).reshape(c.shape).copy())
+        dtype = chunks[0].dtype
+        shapes = [tuple(s) for s in (recv_shapes or [c.shape for c in chunks])]
+        send = [_bytes(np.ascontiguousarray(c)) for c in chunks]
+        scounts = [b.size for b in send]
+        rcounts = [int(np.prod(s)) * dtype.itemsize for s in shapes]
+        recv = np.empty(sum(rcounts), np.uint8)
+        self.comm.Alltoallv([np.concatenate(send) if send else recv[:0], (scounts, _offsets(scounts)), MPI.BYTE],
+                            [recv, (rcounts, _offsets(rcounts)), MPI.BYTE])
+        out, start = [], 0
+        for shape, count in zip(shapes, rcounts):
+            out.append(recv[start:start + count].view(dtype).reshape(shape).copy())
+            start += count
         return out
 
     def reduce(self, x, op, root):
@@ -175,6 +188,19 @@ class MPIBackend(Backend):
         out = np.empty(shape, dtype)
         self.comm.Recv([_bytes(out), _mpi().BYTE], source=src, tag=2 * tag + 1)
         return out
+
+    def isend(self, x, dest, tag):
+        reqs = [self.comm.isend((x.dtype.str, x.shape), dest=dest, tag=2 * tag),
+                self.comm.Isend([_bytes(x), _mpi().BYTE], dest=dest, tag=2 * tag + 1)]
+
+        def wait(keep=x):  # the default argument keeps the buffer alive until the send completed
+            reqs[0].wait()
+            reqs[1].Wait()
+
+        return wait
+
+    def irecv(self, shape, dtype, src, tag, what):
+        return lambda: self.recv(shape, dtype, src, tag, what)
 
     def signatures(self, sig):
         out = np.empty((self.size, sig.size), np.int64)

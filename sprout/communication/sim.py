@@ -128,8 +128,8 @@ class SimWorld:
                 slot = self.slots[key] = {"items": {}, "members": members, "taken": 0}
             slot["items"][me] = payload
             if len(slot["items"]) == len(members):
-                for m in members:
-                    self.status[m] = "ready"
+                self._wake(key, members)
+                self.status[me] = "ready"
             else:
                 self.status[me] = ("blocked", what, key)
             self.pass_baton(me)
@@ -138,6 +138,23 @@ class SimWorld:
             if slot["taken"] == len(members):
                 del self.slots[key]
             return [slot["items"][m] for m in members]
+
+    def _wake(self, key: tuple, members: tuple) -> None:
+        for m in members:
+            s = self.status[m]
+            if isinstance(s, tuple) and s[0] == "blocked" and s[2] == key:
+                self.status[m] = "ready"
+
+    def post(self, me: int, key: tuple, members: tuple, payload: Any) -> None:
+        """Deposit ``payload`` without waiting (a buffered send); the other member completes the slot."""
+        with self.cv:
+            slot = self.slots.get(key)
+            if slot is None:
+                slot = self.slots[key] = {"items": {}, "members": members, "taken": 0}
+            slot["items"][me] = payload
+            slot["taken"] += 1  # the sender never comes back for it
+            if len(slot["items"]) == len(members):
+                self._wake(key, members)
 
     # ---- running ranks ---------------------------------------------------------------------------------
     def run_rank(self, me: int, state: CommState, fn: Callable, args: tuple, results: list) -> None:
@@ -196,9 +213,14 @@ class SimBackend(Backend):
     def broadcast(self, x, root):
         return np.array(self._all("Broadcast", x)[root], copy=True)
 
-    def alltoall(self, chunks):
+    def alltoall(self, chunks, recv_shapes=None):
         every = self._all("AlltoAll", list(chunks))
-        return [np.array(every[j][self.rank], copy=True) for j in range(self.size)]
+        out = [np.array(every[j][self.rank], copy=True) for j in range(self.size)]
+        for j, (got, shape) in enumerate(zip(out, recv_shapes or [c.shape for c in chunks])):
+            if tuple(got.shape) != tuple(shape):
+                raise ValueError(f"AlltoAll: rank {self.world_ranks[j]} sent {got.dtype.name}{list(got.shape)} to rank "
+                                 f"{self.me}, which expected {list(shape)}")
+        return out
 
     def reduce(self, x, op, root):
         every = self._all("Reduce", x)
@@ -215,12 +237,14 @@ class SimBackend(Backend):
     def barrier(self):
         self._all("Barrier", None)
 
-    def _p2p(self, src: int, dst: int, tag: int, what: str, payload: Any) -> list:
+    def _p2p_key(self, src: int, dst: int, tag: int) -> tuple:
         k = (src, dst, tag)
         n = self.p2p.get(k, 0)
         self.p2p[k] = n + 1
-        key = ("p2p", self.name, src, dst, tag, n)
-        pair = (self.world_ranks[src], self.world_ranks[dst])
+        return ("p2p", self.name, src, dst, tag, n), (self.world_ranks[src], self.world_ranks[dst])
+
+    def _p2p(self, src: int, dst: int, tag: int, what: str, payload: Any) -> list:
+        key, pair = self._p2p_key(src, dst, tag)
         return self.world.exchange(self.me, key, pair, what, payload)
 
     def send(self, x, dest, tag):
@@ -230,6 +254,15 @@ class SimBackend(Backend):
         got = self._p2p(src, self.rank, tag, f"{what}(from rank {src}, tag {tag})", None)[0]
         check_received(got, shape, dtype, src, what)
         return got
+
+    def isend(self, x, dest, tag):
+        # buffered: the message waits in its slot for the receive; the sender goes on at once
+        key, pair = self._p2p_key(self.rank, dest, tag)
+        self.world.post(self.me, key, pair, np.array(x, copy=True))
+        return lambda: None
+
+    def irecv(self, shape, dtype, src, tag, what):
+        return lambda: self.recv(shape, dtype, src, tag, what)
 
     def signatures(self, sig):
         return np.stack(self._all("signature check", sig))
