@@ -7,7 +7,7 @@ ROOT = Path(__file__).resolve().parents[1] / "sprout"
 
 # package (first component under sprout/) -> layer; anything not listed (nn, train, debug, dataset, ...) is top
 LAYERS = {"core": 0, "dtype": 0, "context": 0, "_seed": 0,
-          "ops": 1, "ir": 1,
+          "ops": 1, "ir": 1, "communication": 1,  # the collectives' run time sits beside the op kernels
           "autodiff": 2, "passes": 2, "backend": 2,
           "capture": 3,
           "jit": 4}
