@@ -24,17 +24,23 @@ class _RankFailed(BaseException):
 
 
 def _save_globals() -> tuple:
-    """The per-process state a real rank would have to itself: dispatch stacks and the random seed."""
-    return (list(dispatch._tapes), list(dispatch._builders), list(dispatch._observers), _seed._seed, _seed._rng)
+    """The per-process state a real rank has to itself: dispatch stacks, the random seed and the context flags
+    (``set_context``, ``set_auto_parallel_context``, ``set_algo_parameters``)."""
+    return (list(dispatch._tapes), list(dispatch._builders), list(dispatch._observers), _seed._seed, _seed._rng,
+            dict(context._flags), dict(context._auto_parallel), set(context._auto_parallel_set), dict(context._algo))
 
 
 def _restore_globals(saved: tuple) -> None:
-    tapes, builders, observers, seed, rng = saved
+    tapes, builders, observers, seed, rng, flags, auto, auto_set, algo = saved
     dispatch._tapes[:] = tapes
     dispatch._builders[:] = builders
     dispatch._observers[:] = observers
     dispatch._refresh()
     _seed._seed, _seed._rng = seed, rng
+    for live, value in ((context._flags, flags), (context._auto_parallel, auto), (context._auto_parallel_set, auto_set),
+                        (context._algo, algo)):
+        live.clear()  # in place: other modules hold these objects
+        live.update(value)
 
 
 class SimWorld:
@@ -51,6 +57,7 @@ class SimWorld:
         self.failure: BaseException | None = None
         self.saved: list = [None] * size
         self.last_switch = time.monotonic()
+        self.start_state: tuple = ()
 
     # ---- baton ---------------------------------------------------------------------------------------
     def _runnable(self, r: int) -> bool:
@@ -160,8 +167,7 @@ class SimWorld:
     def run_rank(self, me: int, state: CommState, fn: Callable, args: tuple, results: list) -> None:
         set_thread_state(state)
         with self.cv:
-            self.saved[me] = (
-                [], [], list(dispatch._observers), None, np.random.default_rng())
+            self.saved[me] = self.start_state[:3] + (None, np.random.default_rng()) + self.start_state[5:]
             try:
                 self.wait_turn(me)
             except _RankFailed:
@@ -301,6 +307,7 @@ def simulate(fn: Callable, world_size: int, *args, timeout: float | None = None)
     world = SimWorld(world_size, limit)
     results: list = [None] * world_size
     outer = _save_globals()
+    world.start_state = ([], [], outer[2]) + outer[3:]  # each rank starts with the caller's context, no tapes
     threads = []
     for r in range(world_size):
         env = {"RANK_ID": str(r), "RANK_SIZE": str(world_size), "LOCAL_RANK": str(r),

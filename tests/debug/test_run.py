@@ -94,9 +94,9 @@ def test_report_and_profile_flags(tmp_path):
 
 
 def test_missing_module_names_mindspore_module(tmp_path):
-    res = _run(tmp_path, "import mindspore.mindrecord\n")
+    res = _run(tmp_path, "import mindspore.rewrite\n")
     assert res.returncode != 0
-    assert "sprout does not provide the MindSpore module 'mindspore.mindrecord'" in res.stderr
+    assert "sprout does not provide the MindSpore module 'mindspore.rewrite'" in res.stderr
 
 
 def test_exit_code_propagates(tmp_path):

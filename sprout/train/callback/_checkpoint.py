@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import logging
+import contextlib
 import os
 import re
 import time
@@ -175,6 +176,8 @@ class ModelCheckpoint(Callback):
         self._append_epoch_num = self._append_dict.get("epoch_num", 0)
         self._append_step_num = self._append_dict.get("step_num", 0)
         self._saved = []  # files this callback wrote, oldest first (breaks mtime ties)
+        self._marker = _claim_directory(self._directory, self._prefix) if self._directory is not None else None
+        self._defer = None
 
     @property
     def latest_ckpt_file_name(self) -> str:
@@ -194,6 +197,9 @@ class ModelCheckpoint(Callback):
 
     def end(self, run_context):
         self._save_ckpt(run_context.original_args(), force=True)
+        if self._marker is not None:
+            with contextlib.suppress(OSError):
+                os.remove(self._marker)
 
     def _should_save(self, cb_params, force: bool) -> bool:
         cfg = self._config
@@ -243,6 +249,12 @@ class ModelCheckpoint(Callback):
     def _save_ckpt(self, cb_params, force: bool = False):
         if cb_params.cur_step_num == self._last_triggered_step or not self._should_save(cb_params, force):
             return
+        if self._marker is not None and self._defer is None:
+            # decided at the first save, while every rank of the job is still training (markers present)
+            self._defer = _lower_rank_writes(self._directory, self._prefix)
+        if self._defer:
+            self._last_triggered_step = cb_params.cur_step_num  # data parallel: that rank saves the same weights
+            return
         from ..serialization import save_checkpoint
         cfg = self._config
         step_in_epoch = int((cb_params.cur_step_num - 1) % cb_params.batch_num + 1)
@@ -265,6 +277,31 @@ class ModelCheckpoint(Callback):
             self._saved.remove(path)
         self._saved.append(path)
         self._latest_ckpt_file_name = path
+
+
+def _claim_directory(directory: str, prefix: str) -> str | None:
+    """Data parallel over several ranks (every rank holds the same weights): leave a marker naming this rank in
+    the checkpoint directory, so that ranks sharing a directory let the lowest rank write (no races on one
+    file), while ranks given their own directories (``./ckpt_{rank}``, as MindSpore's tutorials) each write."""
+    from ...communication import management
+
+    if management.get_group_size() <= 1:
+        return None
+    path = os.path.join(directory, f".{prefix}.rank{management.get_rank()}.writer")
+    with open(path, "w"):
+        pass
+    return path
+
+
+def _lower_rank_writes(directory: str, prefix: str) -> bool:
+    from ... import context
+    from ...communication import management
+
+    if context.get_auto_parallel_context("parallel_mode") not in (context.ParallelMode.DATA_PARALLEL,
+                                                                   context.ParallelMode.HYBRID_PARALLEL):
+        return False
+    mine = management.get_rank()
+    return any(os.path.exists(os.path.join(directory, f".{prefix}.rank{r}.writer")) for r in range(mine))
 
 
 def _numbers(path: str) -> tuple:
