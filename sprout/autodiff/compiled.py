@@ -43,13 +43,21 @@ class CompiledGraph:
     original inputs; passes may have pruned some). Returns the output Tensors and writes
     ``graph.updates`` back into the corresponding input tensors."""
 
-    def __init__(self, graph: Graph, signature: list | None = None, level: str | None = None):
+    def __init__(self, graph: Graph, signature: list | None = None, level: str | None = None,
+                 source: Graph | None = None):
         self.graph = graph
         self.level = level  # jit_level for graphs derived from this one (forward/backward)
         sig = graph.inputs if signature is None else signature
         index = {v.uid: k for k, v in enumerate(sig)}
         self.signature = list(sig)
         self.pick = [index[v.uid] for v in graph.inputs]
+        # what gradients differentiate: the graph as traced (before the passes) when given. Its values are
+        # the user's tensors one for one, so a bprop reads what it reads eagerly: passes may merge values
+        # (x * 1 -> x) that eager code keeps apart, e.g. a copy of a Parameter taken before writing it.
+        if source is None or any(v.uid not in index for v in source.inputs):
+            source = graph
+        self.source = source
+        self.source_pick = [index[v.uid] for v in source.inputs]
         self.update_pos = [index[t.uid] for t, _ in graph.updates]
         self.n_out = len(graph.outputs)
         self._gen: Generated | None = None
@@ -77,19 +85,21 @@ class CompiledGraph:
         if dispatch._tapes:
             return self.call_differentiable(list(tensors))
         res = self.run_arrays([t._data for t in tensors])
-        self._write_back(tensors, res[self.n_out:])
+        self._write_back(tensors, res[self.n_out:], res[:self.n_out])
         return [_wrap(o) for o in res[:self.n_out]]
 
-    def _write_back(self, tensors, values) -> None:
+    def _write_back(self, tensors, values, outputs) -> None:
         """Written inputs get their new values in their own buffers, as an eager in-place write does (a
-        tensor sharing the buffer, e.g. grad's alias of an argument, sees the write)."""
+        tensor sharing the buffer, e.g. grad's alias of an argument, sees the write), unless an output of
+        this run still holds the old value there (then the tensor gets the new array)."""
         for pos, value in zip(self.update_pos, values):
             t = tensors[pos]
             old = t._data
             if value is old:
                 continue
             value = value if value.__class__ is np.ndarray else np.asarray(value)
-            if old.shape == value.shape and old.dtype == value.dtype and old.flags.writeable:
+            if old.shape == value.shape and old.dtype == value.dtype and old.flags.writeable and \
+                    not any(o.__class__ is np.ndarray and np.may_share_memory(o, old) for o in outputs):
                 np.copyto(old, value)
             else:
                 t._data = value
@@ -108,7 +118,7 @@ class CompiledGraph:
         tape = next((t for t in reversed(dispatch._tapes) if t.sees(tensors)), None)
         if tape is None:
             res = self.run_arrays([t._data for t in tensors])
-            self._write_back(tensors, res[self.n_out:])
+            self._write_back(tensors, res[self.n_out:], res[:self.n_out])
             return [_wrap(o) for o in res[:self.n_out]]
         info = self.grad_info()
         with dispatch.suspend_tapes([tape]):
@@ -139,14 +149,15 @@ class _GradInfo:
     of ``cg.graph``), so gradients and input residuals are indexed by signature position."""
 
     def __init__(self, cg: CompiledGraph):
-        s = split(cg.graph)
+        s = split(cg.source)
         fwd = run_pipeline(s.forward, level=cg.level)
         bwd = run_pipeline(s.backward, level=cg.level)
+        pick = cg.source_pick
         self.dout_of = s.dout_of
-        self.grad_of = [cg.pick[k] for k in s.grad_of]
-        self.res_from = [(kind, cg.pick[i] if kind == "in" else i) for kind, i in s.res_from]
+        self.grad_of = [pick[k] for k in s.grad_of]
+        self.res_from = [(kind, pick[i] if kind == "in" else i) for kind, i in s.res_from]
         # the split's primal inputs are fresh Vars standing for the graph's inputs: call by signature
         primal = s.forward.inputs
-        sig = [primal[cg.pick.index(k)] if k in cg.pick else v for k, v in enumerate(cg.signature)]
+        sig = [primal[pick.index(k)] if k in pick else v for k, v in enumerate(cg.signature)]
         self.forward = CompiledGraph(fwd, sig, cg.level)
         self.backward = CompiledGraph(bwd, s.backward.inputs, cg.level)

@@ -52,7 +52,7 @@ class Executable:
         self.out_spec = traced.out_spec
         self.attr_targets = traced.attr_targets  # trailing outputs assigned to attributes after each run
         self.n_attr = len(traced.attr_targets)
-        self.compiled = CompiledGraph(graph, traced.graph.inputs, level)
+        self.compiled = CompiledGraph(graph, traced.graph.inputs, level, source=traced.graph)
 
     @property
     def source(self) -> str:

@@ -149,3 +149,24 @@ def test_grad_of_jit_writes_the_argument_buffer():
     np.testing.assert_allclose(results[1][0], results[0][0])
     np.testing.assert_allclose(results[1][1], results[0][1])
     np.testing.assert_allclose(results[0][1], np.ones((2, 3)))
+
+
+def test_copy_of_a_parameter_taken_before_writing_it():
+    """``x = p * 1.0`` is a copy eagerly; the passes fold it to ``p``, which the gradient must not read
+    after ``assign_add(p)``: gradients differentiate the graph as traced (fuzz seed 126)."""
+    p = ms.Parameter(t([[0.66, -0.63], [-0.39, -1.53]]), name="p_copied")
+
+    def f():
+        x = p * 1.0
+        ops.assign_add(p, ops.ones((2, 2)))
+        return (x * x).sum()
+
+    results = []
+    for g in (ops.grad(f, (), [p]), ops.grad(ms.jit(f), (), [p]), ms.jit(ops.grad(f, (), [p])),
+              ops.grad(ms.jit(f, capture_mode="bytecode"), (), [p])):
+        p.set_data(t([[0.66, -0.63], [-0.39, -1.53]]))
+        results.append((g()[1][0].asnumpy(), p.asnumpy().copy()))
+    for got in results[1:]:
+        np.testing.assert_allclose(got[0], results[0][0], rtol=1e-6)
+        np.testing.assert_allclose(got[1], results[0][1], rtol=1e-6)
+    np.testing.assert_allclose(results[0][0], 2 * np.array([[0.66, -0.63], [-0.39, -1.53]]), rtol=1e-6)

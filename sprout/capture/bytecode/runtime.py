@@ -124,7 +124,7 @@ class Entry:
     """One captured segment: ``check`` (guards + input fetch), the compiled graph, ``exit`` (rebuilds
     the frame or the return value), and what follows (return, or the Python instruction at ``pc``)."""
 
-    __slots__ = ("check", "fn", "exit", "ret", "pc", "kwnames", "n_out", "updates", "cg", "guards", "graph",
+    __slots__ = ("check", "fn", "exit", "ret", "pc", "kwnames", "n_out", "updates", "cg", "guards", "graph", "source",
                  "const_outs", "hits", "fast")
 
     def run(self, L, S, E, inputs):
@@ -160,7 +160,7 @@ class Entry:
         residuals, its backward is compiled from them (the segment never runs twice)."""
         cg = self.cg
         if cg is None:
-            cg = self.cg = CompiledGraph(self.graph)
+            cg = self.cg = CompiledGraph(self.graph, source=self.source)
         outs = cg.call_differentiable(list(inputs))
         for k in self.const_outs:
             outs[k]._data = np.array(outs[k]._data)
@@ -243,6 +243,7 @@ def _build_entry(cap: Capture, kind: str, payload) -> Entry:
     graph = cap.builder.finish(outs)
     e.fn, e.graph, e.cg, e.updates, e.const_outs, e.n_out = None, None, None, (), (), len(outs)
     inputs: list = []
+    e.source = graph  # as captured: what gradients differentiate (autodiff.compiled.CompiledGraph)
     if outs or graph.updates:
         graph = run_pipeline(graph)
         e.graph = graph
@@ -279,7 +280,7 @@ def _python_entry(pc: int, kwnames: tuple) -> Entry:
     """The segment at ``pc`` breaks at its first instruction: nothing to compile or guard (running an
     instruction as Python is right for any values), the frame passes through unchanged."""
     e = Entry()
-    e.check, e.exit, e.fn, e.fast, e.graph, e.cg = _no_guards, _same_frame, None, None, None, None
+    e.check, e.exit, e.fn, e.fast, e.graph, e.cg, e.source = _no_guards, _same_frame, None, None, None, None, None
     e.ret, e.pc, e.kwnames, e.n_out, e.updates, e.const_outs, e.guards, e.hits = False, pc, kwnames, 0, (), (), [], 0
     return e
 
