@@ -9,6 +9,7 @@ import numpy as np
 
 from ..backend.interpret import GraphRuntimeError, describe_node
 from ..backend.pycodegen import Generated, generate
+from ..backend.buffers import store
 from ..core import dispatch
 from ..core.tensor import Tensor
 from ..ir.graph import Graph
@@ -93,16 +94,7 @@ class CompiledGraph:
         tensor sharing the buffer, e.g. grad's alias of an argument, sees the write), unless an output of
         this run still holds the old value there (then the tensor gets the new array)."""
         for pos, value in zip(self.update_pos, values):
-            t = tensors[pos]
-            old = t._data
-            if value is old:
-                continue
-            value = value if value.__class__ is np.ndarray else np.asarray(value)
-            if old.shape == value.shape and old.dtype == value.dtype and old.flags.writeable and \
-                    not any(o.__class__ is np.ndarray and np.may_share_memory(o, old) for o in outputs):
-                np.copyto(old, value)
-            else:
-                t._data = value
+            store(tensors[pos], value, outputs)
 
     # ---- gradients across the boundary ----------------------------------------------------------
     def grad_info(self) -> _GradInfo:

@@ -2,6 +2,8 @@
 only when no value still needed shares the buffer)."""
 from __future__ import annotations
 
+import numpy as np
+
 from ..ir.graph import Graph, Node, Var
 
 
@@ -52,3 +54,20 @@ class Buffers:
         if sum(1 for y in node.inputs if y is x) > 1:
             return False
         return all(v is x or self.last.get(v.uid, -1) < i for v in self.by_root.get(r, ()))
+
+
+def store(t, value, outputs: tuple = ()) -> None:
+    """Write-back of a graph update into tensor ``t``: into the array ``t`` already holds when it can
+    (as an eager in-place ``assign`` does, so tensors sharing that array see the new value too), else
+    ``t`` takes ``value``'s array (also when one of ``outputs``, the arrays a run returns, may still hold
+    the old value there)."""
+    d = t._data
+    if value is d:
+        return
+    if value.__class__ is not np.ndarray:
+        value = np.asarray(value)
+    if (d.__class__ is np.ndarray and d.shape == value.shape and d.dtype == value.dtype and d.flags.writeable
+            and not any(o.__class__ is np.ndarray and np.may_share_memory(o, d) for o in outputs)):
+        np.copyto(d, value)
+    else:
+        t._data = value

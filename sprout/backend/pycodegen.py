@@ -17,7 +17,7 @@ from ..ir.graph import Graph, Node, Var, last_uses, numel
 from ..ops.elementwise import CAST
 from ..ops.linalg import MATMUL
 from ..ops.shape import BROADCAST_TO
-from .buffers import Buffers
+from .buffers import Buffers, store
 from .interpret import bind_attrs
 
 # binary ops whose NumPy impl is exactly the ufunc behind a Python operator
@@ -283,7 +283,7 @@ def _gemm_updates(graph: Graph, last: dict) -> dict:
 
 
 def _body(em: _Emitter, graph: Graph, lines: list, line_nodes: dict, indent: str,
-          writable: set | None = None) -> None:
+          writable: set | None = None) -> Buffers:
     """One line per node. ``writable``: uids of inputs whose arrays the code may overwrite (inputs the
     graph updates); state writes (``ir.effects``) go in place when ``Buffers`` allows, else on a copy."""
     last = last_uses(graph)
@@ -349,6 +349,7 @@ def _body(em: _Emitter, graph: Graph, lines: list, line_nodes: dict, indent: str
                 and x.uid in owned and (_numel(x.type) or 0) >= _BIG]
         if dead:
             lines.append(f"{indent}del {', '.join(dict.fromkeys(em.names[x.uid] for x in dead))}")
+    return bufs
 
 
 def _emit_state(em: _Emitter, node: Node, i: int, bufs: Buffers, gemm: dict, lines: list, indent: str,
@@ -401,6 +402,19 @@ def _finish(em: _Emitter, lines: list, line_nodes: dict, graph: Graph, tag: str)
     return Generated(source, filename, em.ns, line_nodes, graph)
 
 
+def _protect_outputs(em: _Emitter, graph: Graph, bufs: Buffers, lines: list) -> dict:
+    """Outputs that may share the array of an input whose write-back is a copy into that array
+    (``buffers.store``) are copied first, so they keep the value the graph gave them."""
+    stored = {t.uid for t, v in graph.updates if em.ref(v) != em.names[t.uid]}
+    names: dict = {}
+    for o in graph.outputs:
+        if isinstance(o, Var) and o.uid not in names and stored & bufs.roots.get(o.uid, frozenset()):
+            names[o.uid] = f"c{em.n_var}"
+            em.n_var += 1
+            lines.append(f"    {names[o.uid]} = _np.array({em.ref(o)}, copy=True)")
+    return names
+
+
 def generate(graph: Graph) -> Generated:
     """``def graph_fn(x0, x1, ...)`` over arrays returning (outputs..., updated values...)."""
     em = _Emitter(graph)
@@ -411,8 +425,10 @@ def generate(graph: Graph) -> Generated:
         em.names[v.uid] = f"x{k}"
         params.append(f"x{k}")
     lines.append(f"def graph_fn({', '.join(params)}):")
-    _body(em, graph, lines, line_nodes, "    ", {t.uid for t, _ in graph.updates})
-    rets = [em.ref(o) for o in graph.outputs] + [em.ref(v) for _, v in graph.updates]
+    bufs = _body(em, graph, lines, line_nodes, "    ", {t.uid for t, _ in graph.updates})
+    names = _protect_outputs(em, graph, bufs, lines)
+    rets = [names.get(o.uid) or em.ref(o) if isinstance(o, Var) else em.ref(o) for o in graph.outputs]
+    rets += [em.ref(v) for _, v in graph.updates]
     lines.append(f"    return ({', '.join(rets)}{',' if len(rets) == 1 else ''})")
     return _finish(em, lines, line_nodes, graph, "")
 
@@ -437,19 +453,21 @@ def generate_entry(graph: Graph, reads: list, n_leaves: int, update_targets: lis
                 lines.append(f"    x{k} = _asarray({leaf[read[1]]}, {em.bind('_dt', read[2])})")
         else:
             lines.append(f"    x{k} = {em.bind('_P', read[1])}._data  # {getattr(read[1], 'name', '') or 'parameter'}")
-    _body(em, graph, lines, line_nodes, "    ", {t.uid for t, _ in graph.updates})
+    bufs = _body(em, graph, lines, line_nodes, "    ", {t.uid for t, _ in graph.updates})
+    stores = []
     for (target, value), dest in zip(graph.updates, update_targets):
         obj = leaf[dest[1]] if dest[0] == "arg" else em.bind("_P", dest[1])
         val = em.ref(value)
-        if val == em.names[target.uid]:  # written in place into the array it came from
-            continue
-        lines.append(f"    {obj}._data = {val} if {val}.__class__ is _nd else _asarray({val})")
+        if val != em.names[target.uid]:  # (else it was written in place into the array it came from)
+            stores.append((target.uid, f"    {em.bind('_store', store)}({obj}, {val})"))
+    names = _protect_outputs(em, graph, bufs, lines)
+    lines.extend(line for _, line in stores)
     outs = []
     inputs = {v.uid for v in graph.inputs}
     for k, o in enumerate(graph.outputs):
         r = f"r{k}"
         if isinstance(o, Var):
-            val = em.ref(o)
+            val = names.get(o.uid) or em.ref(o)
             if len(o.type.shape) >= 1 or o.uid in inputs:
                 lines.append(f"    {r} = _new(_Tensor); {r}._data = {val}")
             else:

@@ -220,3 +220,48 @@ def test_grad_inside_jit_of_a_loop_that_assigns_then_reads():
     for mode in CAPTURES:
         p1.set_data(Tensor(start))
         np.testing.assert_allclose(jit(f, capture_mode=mode)(x).asnumpy(), want, rtol=1e-5)
+
+
+def test_assign_to_an_argument_under_grad_reaches_the_callers_tensor():
+    """ops.grad passes aliases of its inputs (same array); an eager assign writes that array, so the
+    caller's tensor changes. grad-of-jit and jit-of-grad must too (the write-back rebinding the alias's
+    array, or a write to an Identity alias in a graph, lost it)."""
+    start = np.array([1.0, -0.5, 0.25], np.float32)
+
+    def f(x, y, z):
+        if z.sum() > 0.5:
+            ops.assign_add(y, ops.tanh(z))
+        return x * y
+
+    def loss(x, y, z):
+        return f(x, y, z).sum()
+
+    x, z = Tensor(np.ones(3, np.float32)), Tensor(np.full(3, 0.3, np.float32))
+    runs = {"eager": ops.grad(loss, grad_position=(0, 1)),
+            "grad_of_jit": ops.grad(lambda x, y, z: jit(f)(x, y, z).sum(), grad_position=(0, 1)),
+            "jit_of_grad": jit(ops.grad(loss, grad_position=(0, 1)))}
+    seen = {}
+    for name, fn in runs.items():
+        y = Tensor(start.copy())
+        grads = fn(x, y, z)
+        seen[name] = [g.asnumpy() for g in grads] + [y.asnumpy()]
+    for name in ("grad_of_jit", "jit_of_grad"):
+        for a, b in zip(seen["eager"], seen[name]):
+            np.testing.assert_allclose(b, a, rtol=1e-6, err_msg=name)
+    assert not np.allclose(seen["eager"][2], start)
+
+
+def test_output_sharing_a_written_argument_keeps_the_old_value():
+    """The old value of an argument is returned (a view of it) and the argument is written: the write-back
+    goes into the argument's array, so the returned view is copied first."""
+    def f(x, v):
+        old = ops.reshape(x, (4,))
+        ops.assign(x, v)
+        return old
+
+    for fn in (f, jit(f)):
+        x = Tensor(np.arange(4, dtype=np.float32).reshape(2, 2))
+        out = fn(x, Tensor(np.full((2, 2), 9.0, np.float32)))
+        np.testing.assert_array_equal(x.asnumpy(), 9.0)
+        if fn is not f:
+            np.testing.assert_array_equal(out.asnumpy(), [0, 1, 2, 3])

@@ -6,6 +6,8 @@ from typing import Any
 
 import numpy as np
 
+from ...backend.buffers import store
+
 MISSING = object()
 
 
@@ -280,9 +282,9 @@ def fast_part(guards: list, inputs: list, ret_r: tuple, arity: int, graph_fn, n_
             for k in const_outs:
                 gen.lines.append(f"    O{k}._data = _np.array(O{k}._data)")
                 gen.ns["_np"] = np
-            for j, idx in enumerate(updates):
-                gen.lines.append(f"    r = res[{n_out + j}]; "
-                                 f"{items[idx]}._data = r if r.__class__ is _nd else _asarray(r)")
+            for j, idx in enumerate(updates):  # into the array the tensor holds, as an eager assign does
+                gen.ns["_store"] = store
+                gen.lines.append(f"    _store({items[idx]}, res[{n_out + j}])")
         gen.lines.append(f"    return {_expr(gen, ret_r, {})}")
     except _NoFast:
         return None

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ...backend.buffers import store
 from ... import context
 from ...autodiff.compiled import CompiledGraph
 from ...core import dispatch
@@ -152,7 +153,7 @@ class Entry:
         if self.updates:
             for k, idx in enumerate(self.updates):
                 v = res[n + k]
-                inputs[idx]._data = v if v.__class__ is np.ndarray else np.asarray(v)
+                store(inputs[idx], v)  # into the array the tensor holds, as an eager assign does
         return self.exit(L, S, E, outs)
 
     def run_taped(self, inputs) -> list:
