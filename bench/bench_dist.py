@@ -1,0 +1,204 @@
+"""Distributed figures (issue 12): data-parallel W4 MLP step (784-512-512-10, SGD, softmax CE) on 2 ranks vs one
+process at the same global batch, the gradient all-reduce per step (one bucket vs one all-reduce per tensor, and
+the bare in-place MPI all-reduce of the same bytes), collective overhead over raw mpi4py, and the wall time of
+launching 2 workers that init() and all-reduce once. Run: python bench/bench_dist.py [--steps 60] [--only dp,...]
+Prints the load (uptime) with the table: the machine may be shared."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_ROOT = os.path.dirname(_HERE)
+sys.path.insert(0, _ROOT)
+
+
+# ---- workers (run inside the jobs) ---------------------------------------------------------------------------
+def _dp_worker(batch: int, steps: int, fusion: bool) -> dict:
+    import sprout as ms
+    from sprout import context, nn
+    from sprout.communication import collective, get_group_size, get_rank, init
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    init()
+    n, r = get_group_size(), get_rank()
+    if n > 1:
+        context.set_auto_parallel_context(parallel_mode="data_parallel", gradients_mean=True)
+    if not fusion:
+        context.set_auto_parallel_context(comm_fusion={"openstate": False})
+    ms.set_seed(0)
+    net = nn.SequentialCell([nn.Dense(784, 512), nn.ReLU(), nn.Dense(512, 512), nn.ReLU(), nn.Dense(512, 10)])
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, loss), nn.SGD(net.trainable_params(), 0.01))
+    rng = np.random.default_rng(r)
+    x = ms.Tensor(rng.standard_normal((batch // n, 784)).astype(np.float32))
+    y = ms.Tensor(rng.integers(0, 10, batch // n).astype(np.int32))
+    for _ in range(10):
+        step(x, y)
+    times = []
+    for _ in range(steps):
+        t0 = time.perf_counter()
+        step(x, y)
+        times.append(time.perf_counter() - t0)
+    out = {"step": statistics.median(times)}
+    if n > 1:  # the bare all-reduce of the gradient bytes, in place, as the reducer's bucket does it
+        grad = np.zeros(sum(p.size for p in net.trainable_params()), np.float32)
+        backend = collective.current().groups["mccl_world_group"].backend
+        samples = []
+        for _ in range(steps):
+            backend.barrier()
+            t0 = time.perf_counter()
+            backend.allreduce(grad, "sum")
+            samples.append(time.perf_counter() - t0)
+        out["allreduce_raw"] = statistics.median(samples)
+        samples = []
+        g = ms.Tensor(grad)
+        for _ in range(steps):
+            backend.barrier()
+            t0 = time.perf_counter()
+            ms.ops.AllReduce()(g)
+            samples.append(time.perf_counter() - t0)
+        out["allreduce_op"] = statistics.median(samples)
+        grads = [ms.Tensor(np.zeros(p.shape, np.float32)) for p in net.trainable_params()]
+        reducer = step.grad_reducer
+        samples = []
+        for _ in range(steps):
+            backend.barrier()
+            t0 = time.perf_counter()
+            reducer(tuple(grads))
+            samples.append(time.perf_counter() - t0)
+        out["reducer_eager"] = statistics.median(samples)
+        every = collective.allgather_object(out, "hccl_world_group")
+        out = {k: max(e[k] for e in every) for k in out}  # the time of a step is the slowest rank's
+    return out if r == 0 else {}
+
+
+def _latency_worker(steps: int) -> dict:
+    import sprout as ms
+    from mpi4py import MPI
+
+    from sprout.communication import init
+
+    init()
+    comm = MPI.COMM_WORLD
+    out = {}
+    for size in (1024, 1 << 18):
+        buf = np.ones(size, np.float32)
+        t = ms.Tensor(buf)
+        raw, op = [], []
+        for _ in range(steps * 5):
+            comm.Barrier()
+            t0 = time.perf_counter()
+            comm.Allreduce(MPI.IN_PLACE, buf, MPI.SUM)
+            raw.append(time.perf_counter() - t0)
+            comm.Barrier()
+            t0 = time.perf_counter()
+            ms.ops.AllReduce()(t)
+            op.append(time.perf_counter() - t0)
+        out[f"raw_{size * 4}"] = statistics.median(raw)
+        out[f"op_{size * 4}"] = statistics.median(op)
+    every = comm.allgather(out)
+    return {k: max(e[k] for e in every) for k in out} if comm.rank == 0 else {}
+
+
+# ---- driver ----------------------------------------------------------------------------------------------------
+def _job(cmd: list, threads: int) -> dict:
+    env = dict(os.environ, PYTHONPATH=_ROOT, OMP_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS=str(threads))
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=900)
+    if proc.returncode:
+        raise RuntimeError(f"{' '.join(cmd)} failed:\n{proc.stderr[-3000:]}")
+    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
+    return json.loads(lines[-1])
+
+
+def _worker_cmd(*args) -> list:
+    return [sys.executable, os.path.abspath(__file__), "--worker", *map(str, args)]
+
+
+def _ms(s: float) -> str:
+    return f"{s * 1e3:.2f} ms" if s >= 1e-3 else f"{s * 1e6:.1f} us"
+
+
+def bench_dp(steps: int) -> list:
+    rows = []
+    for batch in (64, 256, 1024):
+        one2 = _job(_worker_cmd("dp", batch, steps, 1), threads=2)["step"]
+        one1 = _job(_worker_cmd("dp", batch, steps, 1), threads=1)["step"]
+        two = _job(["mpiexec", "-n", "2"] + _worker_cmd("dp", batch, steps, 1), threads=1)
+        per = _job(["mpiexec", "-n", "2"] + _worker_cmd("dp", batch, steps, 0), threads=1)
+        rows.append([f"W4 DP step, global batch {batch}", _ms(one2), _ms(one1), _ms(two["step"]),
+                     f"{one2 / two['step']:.2f}x", f"{one1 / two['step']:.2f}x", _ms(per["step"]),
+                     _ms(two["reducer_eager"]), _ms(two["allreduce_op"]), _ms(two["allreduce_raw"])])
+    print("| workload | 1 proc, 2 BLAS threads | 1 proc, 1 thread | 2 ranks x 1 thread (one bucket) | speed-up vs "
+          "2 threads | vs 1 thread | 2 ranks, all-reduce per tensor | reducer call (eager) | AllReduce op, 2.55 MiB "
+          "| raw in-place MPI all-reduce |")
+    print("|" + " --- |" * 10)
+    for r in rows:
+        print("| " + " | ".join(r) + " |")
+    return rows
+
+
+def bench_latency(steps: int) -> None:
+    res = _job(["mpiexec", "-n", "2"] + _worker_cmd("latency", steps, 0, 0), threads=1)
+    print("| all-reduce (2 ranks) | raw mpi4py in place | sprout ops.AllReduce (checked, eager) | overhead |")
+    print("| --- | --- | --- | --- |")
+    for size in (4096, 1 << 20):
+        raw, op = res[f"raw_{size}"], res[f"op_{size}"]
+        print(f"| {size // 1024} KiB | {_ms(raw)} | {_ms(op)} | {_ms(op - raw)} |")
+
+
+def bench_launch(repeat: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        script = os.path.join(tmp, "hello.py")
+        with open(script, "w") as f:
+            f.write("import numpy as np\nimport sprout as ms\nfrom sprout.communication import init\ninit()\n"
+                    "ms.ops.AllReduce()(ms.Tensor(np.ones(4, np.float32)))\n")
+        env = dict(os.environ, PYTHONPATH=_ROOT)
+        cmds = {"python -m sprout.msrun, 2 workers (--join True)":
+                [sys.executable, "-m", "sprout.msrun", "--worker_num", "2", "--local_worker_num", "2", "--join",
+                 "True", "--log_dir", tmp, script],
+                "mpiexec -n 2 python script.py": ["mpiexec", "-n", "2", sys.executable, script],
+                "python -c 'import sprout' (one process)": [sys.executable, "-c", "import sprout"]}
+        print("| launch (init + one all-reduce) | median wall | min |")
+        print("| --- | --- | --- |")
+        for name, cmd in cmds.items():
+            times = []
+            for _ in range(repeat):
+                t0 = time.perf_counter()
+                subprocess.run(cmd, env=env, capture_output=True, check=True, cwd=tmp, timeout=120)
+                times.append(time.perf_counter() - t0)
+            print(f"| {name} | {statistics.median(times):.2f} s | {min(times):.2f} s |")
+
+
+def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--worker":
+        kind, a, b, c = sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+        out = _dp_worker(a, b, bool(c)) if kind == "dp" else _latency_worker(a)
+        if out:
+            print(json.dumps(out), flush=True)
+        return
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--steps", type=int, default=60)
+    p.add_argument("--only", default="dp,latency,launch")
+    args = p.parse_args()
+    only = set(args.only.split(","))
+    print(f"load before: {os.getloadavg()[0]:.2f} (1-min average), {os.cpu_count()} cores")
+    if "launch" in only:
+        bench_launch(5)
+    if "latency" in only:
+        bench_latency(args.steps)
+    if "dp" in only:
+        bench_dp(args.steps)
+    print(f"load after: {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()

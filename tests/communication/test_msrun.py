@@ -1,0 +1,85 @@
+"""The launcher's command line and checks (no processes started, except one --join False job)."""
+import shutil
+import sys
+import time
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from sprout import msrun
+
+from .conftest import ROOT, run_job
+
+
+def _args(*argv):
+    return msrun.parser().parse_args(list(argv))
+
+
+def test_defaults_are_msruns():
+    a = _args("train.py", "--lr", "0.1")
+    assert (a.worker_num, a.local_worker_num, a.master_addr, a.master_port, a.node_rank, a.log_dir, a.join,
+            a.cluster_time_out, a.bind_core, a.tail_worker_log) == (8, 8, "127.0.0.1", 8118, -1, "", False, 600,
+                                                                    False, "-1")
+    assert a.task_script_args == ["--lr", "0.1"]
+
+
+def test_command_gives_each_rank_msruns_environment(tmp_path, monkeypatch):
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    cmd, env = msrun.build_command(_args("--worker_num", "2", "--local_worker_num", "2", "--bind_core", "True",
+                                         "train.py", "x"), str(tmp_path))
+    assert cmd[:6] == ["mpiexec", "-print-all-exitcodes", "-outfile-pattern", f"{tmp_path}/worker_%r.log",
+                       "-errfile-pattern", f"{tmp_path}/worker_%r.log"]
+    assert "-bind-to" in cmd
+    sections = " ".join(cmd).split(" : ")
+    assert "-env RANK_ID 1 -env DEVICE_ID 1" in sections[1]
+    assert sections[1].endswith(f"{sys.executable} -m sprout.run train.py x")
+    assert env["RANK_SIZE"] == env["MS_WORKER_NUM"] == "2" and env["MS_ROLE"] == "MS_WORKER"
+    assert env["OPENBLAS_NUM_THREADS"] == str(max(1, msrun._cores() // 2))
+    cmd, _ = msrun.build_command(_args("--worker_num", "2", "--local_worker_num", "2", "--bind_core",
+                                       '{"device0": ["0"], "device1": ["1-1"]}', "pytest", "-q"), str(tmp_path))
+    assert "taskset -c 1 pytest -q" in " ".join(cmd)
+    cmd, _ = msrun.build_command(_args("--worker_num", "4", "--local_worker_num", "2", "--node_rank", "0",
+                                       "t.py"), str(tmp_path))
+    assert ["-launcher", "manual"] == cmd[cmd.index("-launcher"):cmd.index("-launcher") + 2]
+
+
+@pytest.mark.parametrize("argv,text", [
+    (("--worker_num", "2", "--local_worker_num", "4", "t.py"), "exceeded local worker number"),
+    (("--worker_num", "4", "--local_worker_num", "2", "t.py"), "needs --node_rank"),
+    (("--worker_num", "5", "--local_worker_num", "2", "--node_rank", "0", "t.py"), "multiple"),
+    (("--sim_level", "1", "t.py"), "Dryrun is not supported"),
+    (("--rank_table_file", "r.json", "t.py"), "rank_table_file"),
+])
+def test_bad_launches(argv, text):
+    with pytest.raises((ValueError, RuntimeError), match=text):
+        msrun._check(_args(*argv))
+
+
+def test_exit_code_parsing():
+    assert msrun._exit_codes("[mpiexec@vm] Exit codes: [vm] 0,768\n", 2) == [0, 3]
+    assert msrun._exit_codes("nothing", 2) is None
+    assert msrun._summary([0, 3], [], 3) == "rank 1: exited 3"
+    assert msrun._summary(None, [(1, 1)], 1) == "rank 1: ended the job (MPI_Abort 1)"
+
+
+def test_console_script_is_declared():
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    assert scripts["sprout-msrun"] == "sprout.msrun:main"
+
+
+@pytest.mark.skipif(shutil.which("mpiexec") is None, reason="MPICH's mpiexec is not installed")
+def test_join_false_returns_before_the_job_ends(tmp_path):
+    script = tmp_path / "slow.py"
+    script.write_text("import time\nfrom sprout.communication import init, get_rank\ninit()\ntime.sleep(1.5)\n"
+                      "print('finished', get_rank(), flush=True)\n")
+    t0 = time.monotonic()
+    res = run_job([sys.executable, "-m", "sprout.msrun", "--worker_num", "2", "--local_worker_num", "2",
+                   "--log_dir", str(tmp_path / "logs"), str(script)], 30, cwd=tmp_path)
+    assert res.returncode == 0 and "runs in the background" in res.stdout
+    log = Path(tmp_path / "logs" / "worker_1.log")
+    deadline = t0 + 30
+    while "finished 1" not in log.read_text() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert "finished 1" in log.read_text()
