@@ -107,3 +107,17 @@ def test_methods_share_one_cache_with_per_instance_keys():
 
     gc.collect()
     assert len(M.step.entries) == 1  # entries of a dead instance are dropped
+
+
+def test_pijit_segments_recompile_when_the_jit_level_changes(always_fuse):
+    def f(x):
+        return x * 2 + 1
+
+    g = ms.jit(f, capture_mode="bytecode")
+    x = big()
+    context.set_context(jit_level="O0")
+    g(x)
+    assert not any("FusedElementwise" in str(gr) for gr in g.graphs())
+    context.set_context(jit_level="O1")
+    np.testing.assert_array_equal(g(x).asnumpy(), 3.0)
+    assert any("FusedElementwise" in str(gr) for gr in g.graphs())

@@ -474,6 +474,20 @@ def _dynamic_failure(b: Break) -> bool:
 
 
 _RUNTIMES: dict = {}
+_COMPILE_FLAGS = ("jit_level", "jit_config", "")  # context flags that change what a segment compiles to
+
+
+def _flags_changed(key: str) -> None:
+    """``set_context`` changed a flag the compiled segments depend on: drop every cached entry, so each
+    segment is captured again with the new setting (the jit's cache has the flags in its key)."""
+    if key in _COMPILE_FLAGS:
+        for rt in _RUNTIMES.values():
+            rt.entries = {0: []}
+            rt.first = rt.entries[0]
+            rt.fast = None
+
+
+context.on_change(_flags_changed)
 
 
 def runtime_for(fn: types.FunctionType, fullgraph: bool = False) -> CodeRuntime:
