@@ -5,7 +5,7 @@ from .activation_ext import (CELU, SeLU, Softmin, Softmax2d, Hardtanh, Tanhshrin
                              Threshold, GLU, PReLU, RReLU, LRN)
 from .basic import Dense, Flatten, Dropout, Identity  # noqa: F401
 from .basic_ext import (Linear, ClipByNorm, Norm, OneHot, Unfold, Tril, Triu, MatrixDiag, MatrixDiagPart,  # noqa: F401
-                        MatrixSetDiag, Roll, Unflatten, L1Regularizer, Dropout1d, Dropout2d, Dropout3d)
+                        MatrixSetDiag, Roll, Unflatten, L1Regularizer, Dropout1d, Dropout2d, Dropout3d, Upsample)
 from .container import SequentialCell, CellList, CellDict  # noqa: F401
 from .image import ImageGradients, PSNR, SSIM, MSSSIM, CentralCrop, PixelShuffle, PixelUnshuffle  # noqa: F401
 from .math_ext import ReduceLogSumExp, Range, MatMul, Moments  # noqa: F401

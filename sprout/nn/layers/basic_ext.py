@@ -1,5 +1,5 @@
 """More basic layers: Linear, ClipByNorm, Norm, OneHot, Unfold, Tril/Triu, MatrixDiag/MatrixDiagPart/MatrixSetDiag,
-Roll, Unflatten, L1Regularizer and the channel dropouts Dropout1d/2d/3d (MindSpore's names and rules)."""
+Roll, Unflatten, L1Regularizer, Upsample and the channel dropouts Dropout1d/2d/3d (MindSpore's names and rules)."""
 from __future__ import annotations
 
 import math
@@ -319,3 +319,20 @@ class Dropout3d(_ChannelDropout):
     """Channel dropout of (N, C, D, H, W)."""
 
     _ranks, _spatial = (5,), 3
+
+
+class Upsample(Cell):
+    """Resize the spatial axes by ``size`` or ``scale_factor`` with ``mode`` ("nearest", "linear", "bilinear",
+    "bicubic", "trilinear", "area", ...): ``ops.interpolate`` with the same arguments."""
+
+    def __init__(self, size=None, scale_factor=None, mode="nearest", align_corners=None, recompute_scale_factor=None):
+        super().__init__()
+        self.size, self.scale_factor, self.mode = size, scale_factor, mode
+        self.align_corners, self.recompute_scale_factor = align_corners, recompute_scale_factor
+
+    def construct(self, x):
+        return ops.interpolate(x, self.size, self.scale_factor, self.mode, self.align_corners,
+                               self.recompute_scale_factor)
+
+    def extend_repr(self) -> str:
+        return f"size={self.size}, scale_factor={self.scale_factor}, mode={self.mode}"
