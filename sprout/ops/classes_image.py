@@ -411,3 +411,57 @@ __all__ = list(_STATELESS) + [
     "SoftShrink", "GLU", "Conv3D", "Conv3DTranspose", "Conv2DBackpropInput", "Conv2DTranspose", "Im2Col", "Col2Im",
     "CropAndResize", "GridSampler2D", "AffineGrid", "SpaceToBatchND", "BatchToSpaceND", "SpaceToBatch",
     "BatchToSpace", "MirrorPad", "PadV3", "Padding"]
+
+
+class IOU(_Flag):
+    defaults = {"mode": "iou"}
+
+    def __call__(self, anchor_boxes, gt_boxes):
+        return F.iou(anchor_boxes, gt_boxes, self.mode)
+
+
+class NMSWithMask(_Flag):
+    defaults = {"iou_threshold": 0.5}
+
+    def __call__(self, bboxes):
+        return F.nms_with_mask(bboxes, self.iou_threshold)
+
+
+class BoundingBoxEncode(_Flag):
+    defaults = {"means": (0.0, 0.0, 0.0, 0.0), "stds": (1.0, 1.0, 1.0, 1.0)}
+
+    def __call__(self, anchor_box, groundtruth_box):
+        return F.bounding_box_encode(anchor_box, groundtruth_box, self.means, self.stds)
+
+
+class BoundingBoxDecode(_Flag):
+    defaults = {"max_shape": (), "means": (0.0, 0.0, 0.0, 0.0), "stds": (1.0, 1.0, 1.0, 1.0), "wh_ratio_clip": 0.016}
+
+    def __call__(self, anchor_box, deltas):
+        return F.bounding_box_decode(anchor_box, deltas, self.max_shape, self.means, self.stds, self.wh_ratio_clip)
+
+
+class CheckValid(_Flag):
+    defaults = {}
+
+    def __call__(self, bboxes, img_metas):
+        return F.check_valid(bboxes, img_metas)
+
+
+class ROIAlign(_Flag):
+    defaults = {"pooled_height": 1, "pooled_width": 1, "spatial_scale": 1.0, "sample_num": 2, "roi_end_mode": 1}
+
+    def __call__(self, features, rois):
+        return F.roi_align(features, rois, self.pooled_height, self.pooled_width, self.spatial_scale,
+                           self.sample_num, self.roi_end_mode)
+
+
+class CTCGreedyDecoder(_Flag):
+    defaults = {"merge_repeated": True}
+
+    def __call__(self, inputs, sequence_length):
+        return F.ctc_greedy_decoder(inputs, sequence_length, self.merge_repeated)
+
+
+__all__ += ["IOU", "NMSWithMask", "BoundingBoxEncode", "BoundingBoxDecode", "CheckValid", "ROIAlign",
+            "CTCGreedyDecoder"]

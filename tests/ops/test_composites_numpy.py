@@ -156,3 +156,23 @@ def test_embedding_padding_idx_and_max_norm():
     table = T(rng.uniform(-1, 1, (4, 3)))
     grad = ms.grad(lambda t: ops.embedding(T(np.array([0, 1, 1, 3], np.int32)), t, padding_idx=1).sum())(table)
     np.testing.assert_allclose(grad.asnumpy(), np.array([[1.0] * 3, [0.0] * 3, [0.0] * 3, [1.0] * 3]))
+
+
+def test_roi_align_gradients_match_finite_differences_and_jit():
+    feats = rng.uniform(-1, 1, (2, 2, 5, 6))
+    rois = T(np.array([[0, 0.5, 0.7, 3.2, 3.9], [1, 1.0, 0.2, 4.6, 2.8]]))
+    w = rng.uniform(0.5, 1.5, (2, 2, 2, 3))
+
+    def loss(x):
+        return (ops.ROIAlign(2, 3, 1.0, 2, 1)(x, rois) * T(w)).sum()
+
+    g = ms.grad(loss)(T(feats)).asnumpy()
+    eps = 1e-6
+    fd = np.zeros_like(feats)
+    for idx in np.ndindex(feats.shape):
+        hi, lo = feats.copy(), feats.copy()
+        hi[idx] += eps
+        lo[idx] -= eps
+        fd[idx] = (loss(T(hi)).asnumpy() - loss(T(lo)).asnumpy()) / (2 * eps)
+    np.testing.assert_allclose(g, fd, rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(ms.grad(ms.jit(loss))(T(feats)).asnumpy(), g, rtol=1e-12)
