@@ -23,6 +23,15 @@ def _as_tensor(x, op: str):
     raise TypeError(f"{op}: expected a Tensor, got {type(x).__name__}")
 
 
+def _plain(v):
+    """An int/float subclass (an ``ms.mutable`` scalar) as a plain Python number: NumPy would take a subclass
+    as a strong int64/float64 and widen a float32 tensor to float64."""
+    c = v.__class__
+    if c is not int and c is not float and isinstance(v, (int, float)) and c is not bool:
+        return float(v) if isinstance(v, float) else int(v)
+    return v
+
+
 def _bin(x, y, op: str):
     """Promote a binary op's operands as MindSpore does: tensor op scalar keeps the tensor's dtype
     (a float scalar lifts an int tensor to float32); tensor op tensor follows ``dtype.promote``."""
@@ -30,6 +39,7 @@ def _bin(x, y, op: str):
         x = x.item()
     if isinstance(y, np.generic):
         y = y.item()
+    x, y = _plain(x), _plain(y)
     tx, ty = isinstance(x, Tensor), isinstance(y, Tensor)
     if tx and ty:
         dx, dy = x.dtype, y.dtype

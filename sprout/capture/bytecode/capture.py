@@ -74,6 +74,7 @@ class Capture(Handlers):
         self._guard_keys: set = set()
         self.conv_src: dict[int, tuple] = {}           # id(converted value) -> its source path
         self.input_var: dict[int, Any] = {}            # id(input tracer) -> its input Var
+        self.param_of: dict[int, Parameter] = {}       # id(Parameter tracer) -> the Parameter it reads
         self.keep: list = []                           # keeps ids stable
         self.fresh_ids: set = set()
         self.opaque: set = set()
@@ -190,6 +191,7 @@ class Capture(Handlers):
             t = self.builder.param_tracer(v)
             self._register(t, ("H", v))
             self.input_var[id(t)] = t._var
+            self.param_of[id(t)] = v
             return t
         shape = tuple(v._data.shape)
         axes = self.dyn.get(path_key(path))
@@ -377,6 +379,24 @@ class Capture(Handlers):
         raise Break("imports a module")
 
     # ---- calls ---------------------------------------------------------------------------------------------
+    def _real(self, args, kwargs) -> tuple:
+        """Arguments for sprout code called for real: a Parameter's tracer becomes the Parameter again, so that
+        sprout code sees what eager code sees (the builder maps the Parameter back to the same tracer). A tape
+        watching ``weights=[p]`` must meet the object that callbacks such as a loss function read from their
+        globals, or the gradient w.r.t. ``p`` is lost."""
+        if not self.param_of:
+            return args, kwargs
+        return self._unparam(list(args)), {k: self._unparam(v) for k, v in kwargs.items()}
+
+    def _unparam(self, v):
+        if isinstance(v, Tracer):
+            return self.param_of.get(id(v), v)
+        if v.__class__ in (list, tuple):
+            return v.__class__(self._unparam(x) for x in v)
+        if v.__class__ is dict:
+            return {k: self._unparam(x) for k, x in v.items()}
+        return v
+
     def call(self, f, fn, args, kwargs):
         vals = list(args) + list(kwargs.values())
         self.use(fn, *vals)
@@ -401,6 +421,7 @@ class Capture(Handlers):
             return self._call_builtin(fn, self_obj, name, args, kwargs)
         if isinstance(fn, types.FunctionType):
             if _is_sprout(fn):
+                args, kwargs = self._real(args, kwargs)
                 return fn(*args, **kwargs)
             if _is_library_code(fn.__code__):
                 raise Break(f"calls {_module_of(fn)}.{name}() (library code runs as Python)")
@@ -411,10 +432,12 @@ class Capture(Handlers):
                     not _is_library_code(func.__code__):
                 return self.inline(func, [self_obj] + list(args), kwargs)
             if _is_sprout(func):
+                args, kwargs = self._real(args, kwargs)
                 return fn(*args, **kwargs)
             raise Break(f"calls the method {name}()")
         cls = type(fn)
         if _is_sprout(cls):
+            args, kwargs = self._real(args, kwargs)
             return fn(*args, **kwargs)
         construct = getattr(cls, "construct", None)
         if _is_cell(fn) and isinstance(construct, types.FunctionType):
@@ -432,6 +455,7 @@ class Capture(Handlers):
             out = cls(*args, **kwargs)
             return self.fresh(out) if cls in (list, dict, set) else out
         if _is_sprout(cls) and not _module_of(cls).startswith("sprout.nn"):
+            args, kwargs = self._real(args, kwargs)
             return cls(*args, **kwargs)
         raise Break(f"creates a {cls.__name__} object (runs as Python)")
 

@@ -1,0 +1,405 @@
+"""The differential checker: a fuzz program runs eagerly, under ``jit`` (AST) and ``jit(capture_mode="bytecode")``;
+forward outputs, Parameter / argument state, grad-of-jit and jit-of-grad are compared over two input sets.
+
+Outcomes per (check, mode): ``agree``; ``disagree`` (values, types, dtypes, shapes or state differ);
+``refused`` (jit raised a located ``JitSyntaxError`` family error although eager ran the program);
+``crash`` (jit raised anything else); ``hang`` (a time limit passed). A program eager rejects is
+``invalid`` (not a test case).
+
+Tolerance: float32 results may differ from eager by the rounding of reordered operations, nothing more.
+First the jit result must lie within ``8 * eps32 * max|eager|`` of eager (per output array). If not, the
+program's own float32 rounding noise is measured by running it eagerly in float64 (``shadow``): the bound
+becomes ``8 * (max|eager32 - eager64| + eps32 * max|eager64|)`` — a reordering's error is of the order of
+the rounding error eager itself makes, so this is tight for well-conditioned outputs and honest for
+cancellations. Integers, booleans and Python ints compare exactly."""
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import importlib.util
+import os
+import signal
+import sys
+import tempfile
+import warnings
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+import sprout as ms
+
+try:
+    from sprout.core.errors import JitSyntaxError
+except ImportError:  # before the errors module moved down to core/
+    from sprout.capture.errors import JitSyntaxError
+
+from .program import Arg, Program, SourceProgram
+
+MODES = ("ast", "bytecode")
+CHECKS = ("fwd", "grad_of_jit", "jit_of_grad")
+SEEDS = {"a": 11, "b": 12}  # the global seed set before each call (dropout masks)
+EPS32 = float(np.finfo(np.float32).eps)
+FACTOR = 8.0
+TIME_LIMIT = 30.0  # seconds per (check, mode) run: a hang, not a slow compile
+_ORDER = {"agree": 0, "invalid": 0, "refused": 1, "disagree": 2, "crash": 3, "hang": 4}
+
+
+class Hang(Exception):
+    pass
+
+
+@dataclass
+class Outcome:
+    check: str
+    mode: str
+    status: str
+    detail: str = ""
+    kind: str = ""  # what differs (value/type/dtype/shape/structure/state) or the exception class
+
+    def key(self) -> tuple:
+        """What identifies a failure for shrinking and deduplication."""
+        return (self.check, self.mode, self.status, self.kind)
+
+
+@dataclass
+class Result:
+    program: Program
+    source: str
+    outcomes: list = field(default_factory=list)
+    invalid: str = ""
+
+    @property
+    def status(self) -> str:
+        if self.invalid:
+            return "invalid"
+        return max((o.status for o in self.outcomes), key=_ORDER.get, default="agree")
+
+    def failures(self) -> list:
+        return [o for o in self.outcomes if o.status not in ("agree", "invalid")]
+
+
+# ---- loading --------------------------------------------------------------------------------------
+_DIR: list = []
+_count = [0]
+
+
+def _dir() -> str:
+    if not _DIR:
+        _DIR.append(tempfile.mkdtemp(prefix="sprout_fuzz_"))
+    return _DIR[0]
+
+
+def load(src: str):
+    """Import ``src`` as a fresh module from a real file (AST capture reads the source back)."""
+    h = hashlib.sha1(src.encode()).hexdigest()[:16]
+    path = os.path.join(_dir(), f"fuzzprog_{h}.py")
+    if not os.path.exists(path):
+        with open(path + ".tmp", "w") as fh:
+            fh.write(src)
+        os.replace(path + ".tmp", path)
+    _count[0] += 1
+    name = f"fuzzprog_{h}_{_count[0]}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    try:
+        spec.loader.exec_module(mod)
+    except BaseException:
+        sys.modules.pop(name, None)
+        raise
+    return mod
+
+
+def unload(mod) -> None:
+    sys.modules.pop(mod.__name__, None)
+
+
+def forget_runtimes() -> None:
+    """Drop PIJit's per-code-object runtimes of fuzz programs (they would pile up over thousands)."""
+    from sprout.capture.bytecode import runtime
+
+    d = _dir()
+    for key in [k for k in runtime._RUNTIMES if k[0].co_filename.startswith(d)]:
+        del runtime._RUNTIMES[key]
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float):
+    if seconds <= 0 or not hasattr(signal, "setitimer") or not _main_thread():
+        yield
+        return
+
+    def on_alarm(signum, frame):
+        raise Hang(f"no result after {seconds:.0f} s")
+
+    old = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def _main_thread() -> bool:
+    import threading
+
+    return threading.current_thread() is threading.main_thread()
+
+
+# ---- running --------------------------------------------------------------------------------------
+def snapshot(v: Any) -> Any:
+    """A detached copy: Tensors -> NumPy arrays (tagged), containers kept, Python values as they are."""
+    if isinstance(v, ms.Tensor):
+        return ("T", np.array(v.asnumpy(), copy=True))
+    if isinstance(v, (tuple, list)):
+        return (type(v).__name__, [snapshot(x) for x in v])
+    if isinstance(v, dict):
+        return ("dict", {k: snapshot(x) for k, x in v.items()})
+    if isinstance(v, (bool, int, float)) or v is None:
+        return ("py", type(v).__name__ if not isinstance(v, int) or isinstance(v, bool) else "int", v)
+    return ("obj", type(v).__name__, repr(v))
+
+
+def _resolve(mod, name: str):
+    obj = mod
+    for part in name.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def _jit(fn, mode: str):
+    return fn if mode == "eager" else ms.jit(fn, capture_mode=mode)
+
+
+def run(prog: Program, src: str, check: str, mode: str, dtype=np.float32) -> list:
+    """``check`` of ``prog`` in ``mode`` for both input sets: [{"out", "args", "params"}, ...]."""
+    mod = load(src)
+    try:
+        entry = getattr(mod, prog.entry)
+        params = [_resolve(mod, w) for w in prog.weights]
+        if check == "fwd":
+            fn = _jit(entry, mode)
+        elif check == "grad_of_jit":
+            inner = _jit(entry, mode)
+
+            def loss(*a):
+                return mod.fuzz_combine(inner(*a))
+
+            fn = ms.grad(loss, grad_position=prog.grad_positions(), weights=params or None)
+        else:
+            fn = _jit(mod.fuzz_grad, mode)
+        records = []
+        for which in ("a", "b"):
+            args = [a.value(which, dtype) for a in prog.args]
+            ms.set_seed(SEEDS[which])
+            out = fn(*args)
+            records.append({"out": snapshot(out),
+                            "args": [snapshot(x) for x, a in zip(args, prog.args) if a.kind == "tensor"],
+                            "params": [snapshot(p) for p in params]})
+        return records
+    finally:
+        unload(mod)
+
+
+def shadow_source(src: str) -> str:
+    """The same program in float64 (the rounding-noise reference)."""
+    return src.replace("np.float32", "np.float64").replace("ms.float32", "ms.float64")
+
+
+# ---- comparing ------------------------------------------------------------------------------------
+class Mismatch(Exception):
+    def __init__(self, kind: str, where: str, msg: str):
+        super().__init__(f"{where}: {msg}")
+        self.kind, self.where = kind, where
+
+
+def compare(e: Any, j: Any, s: Any, where: str = "") -> None:
+    """Raise ``Mismatch`` where ``j`` (jit) differs from ``e`` (eager); ``s`` is the float64 shadow or None."""
+    if e[0] != j[0]:
+        raise Mismatch("type", where, f"eager gives {_kind(e)}, jit gives {_kind(j)}")
+    tag = e[0]
+    if tag in ("tuple", "list"):
+        if len(e[1]) != len(j[1]):
+            raise Mismatch("structure", where, f"{len(e[1])} vs {len(j[1])} items")
+        for i, (a, b) in enumerate(zip(e[1], j[1])):
+            compare(a, b, _sub(s, i), f"{where}[{i}]")
+        return
+    if tag == "dict":
+        if list(e[1]) != list(j[1]):
+            raise Mismatch("structure", where, f"keys {list(e[1])} vs {list(j[1])}")
+        for k in e[1]:
+            compare(e[1][k], j[1][k], _sub(s, k), f"{where}[{k!r}]")
+        return
+    if tag == "py":
+        if e[1] != j[1]:
+            raise Mismatch("type", where, f"eager gives {e[1]}, jit gives {j[1]}")
+        if e[1] == "float":
+            _close(np.float32(e[2]), np.float32(j[2]), None if s is None else np.float64(s[2]), where)
+        elif e[2] != j[2]:
+            raise Mismatch("value", where, f"{e[2]!r} vs {j[2]!r}")
+        return
+    if tag == "obj":
+        if e[1:] != j[1:]:
+            raise Mismatch("value", where, f"{e[2]} vs {j[2]}")
+        return
+    a, b = e[1], j[1]
+    if a.shape != b.shape:
+        raise Mismatch("shape", where, f"shape {a.shape} vs {b.shape}")
+    if a.dtype != b.dtype:
+        raise Mismatch("dtype", where, f"dtype {a.dtype} vs {b.dtype}")
+    _close(a, b, None if s is None or s[0] != "T" else s[1], where)
+
+
+def _kind(v) -> str:
+    return {"T": "a Tensor", "py": f"a Python {v[1]}" if v[0] == "py" else ""}.get(v[0], v[0])
+
+
+def _sub(s, i):
+    if s is None:
+        return None
+    try:
+        return s[1][i]
+    except (KeyError, IndexError, TypeError):
+        return None
+
+
+def tolerance(a: np.ndarray, s: np.ndarray | None) -> float:
+    """The bound for |jit - eager| on one output (see the module docstring)."""
+    a64 = np.asarray(a, np.float64)
+    fin = np.isfinite(a64)
+    ref = a64 if s is None or np.shape(s) != a.shape else np.asarray(s, np.float64)
+    fin = fin & np.isfinite(ref)
+    scale = float(np.max(np.abs(ref[fin]), initial=0.0))
+    noise = float(np.max(np.abs(a64[fin] - ref[fin]), initial=0.0)) if s is not None else 0.0
+    return FACTOR * (noise + EPS32 * scale)
+
+
+def _close(a, b, s, where: str) -> None:
+    a, b = np.asarray(a), np.asarray(b)
+    if a.dtype.kind in "biu":
+        if not np.array_equal(a, b):
+            raise Mismatch("value", where, f"{_first_diff(a, b)}")
+        return
+    a64, b64 = a.astype(np.float64), b.astype(np.float64)
+    nf = ~np.isfinite(a64)
+    if (nf != ~np.isfinite(b64)).any() or not np.array_equal(a64[nf], b64[nf], equal_nan=True):
+        raise Mismatch("value", where, f"non-finite values differ: {_first_diff(a, b)}")
+    err = float(np.max(np.abs(a64 - b64)[~nf], initial=0.0))
+    if err <= tolerance(a, None):
+        return
+    if s is None:
+        raise Mismatch("value?", where, f"max |diff| {err:.3g}; {_first_diff(a, b)}")  # shadow pending
+    tol = tolerance(a, s)
+    if err > tol:
+        raise Mismatch("value", where, f"max |diff| {err:.3g} > tolerance {tol:.3g}; {_first_diff(a, b)}")
+
+
+def _first_diff(a, b) -> str:
+    a, b = np.atleast_1d(a), np.atleast_1d(b)
+    d = np.abs(a.astype(np.float64) - b.astype(np.float64))
+    d[np.isnan(d)] = np.inf
+    d[np.isnan(a) & np.isnan(b)] = 0
+    i = np.unravel_index(int(np.argmax(d)), a.shape)
+    return f"at {tuple(int(x) for x in i)}: eager {a[i]!r}, jit {b[i]!r}"
+
+
+def _compare_records(ref: list, got: list, shadow: list | None) -> None:
+    for k, (r, g) in enumerate(zip(ref, got)):
+        call = f"call {k + 1}"
+        sh = shadow[k] if shadow is not None else None
+        compare(r["out"], g["out"], sh["out"] if sh else None, f"{call} output")
+        for i, (x, y) in enumerate(zip(r["args"], g["args"])):
+            compare(x, y, sh["args"][i] if sh else None, f"{call} tensor argument {i} after the call")
+        for i, (x, y) in enumerate(zip(r["params"], g["params"])):
+            compare(x, y, sh["params"][i] if sh else None, f"{call} Parameter {i} after the call")
+
+
+# ---- one program ----------------------------------------------------------------------------------
+def check_program(prog: Program, modes=MODES, checks=CHECKS, time_limit_s: float = TIME_LIMIT) -> Result:
+    """Run every (check, mode) of ``prog``; see the module docstring for the outcomes."""
+    src = prog.render()
+    res = Result(prog, src)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            _check(prog, src, res, modes, checks, time_limit_s)
+        finally:
+            ms.context.reset_context()
+            forget_runtimes()
+    return res
+
+
+def _check(prog, src, res, modes, checks, limit) -> None:
+    refs: dict = {}
+    try:
+        with time_limit(limit):
+            refs["fwd"] = run(prog, src, "fwd", "eager")
+    except Exception as exc:  # noqa: BLE001 - eager rejecting the program makes it no test case
+        res.invalid = f"eager: {type(exc).__name__}: {exc}"
+        return
+    grad_checks = [c for c in checks if c != "fwd"]
+    if grad_checks and prog.has_grad():
+        try:
+            with time_limit(limit):
+                refs["grad"] = run(prog, src, "jit_of_grad", "eager")
+        except Exception as exc:  # noqa: BLE001
+            res.outcomes += [Outcome(c, m, "invalid", f"eager grad: {type(exc).__name__}: {exc}")
+                             for c in grad_checks for m in modes]
+            grad_checks = []
+    else:
+        grad_checks = []
+    shadows: dict = {}
+    for check in [c for c in checks if c == "fwd"] + grad_checks:
+        ref = refs["fwd" if check == "fwd" else "grad"]
+        for mode in modes:
+            res.outcomes.append(_one(prog, src, check, mode, ref, shadows, limit))
+
+
+def _one(prog, src, check, mode, ref, shadows, limit) -> Outcome:
+    try:
+        with time_limit(limit):
+            got = run(prog, src, check, mode)
+    except Hang as exc:
+        return Outcome(check, mode, "hang", str(exc), "Hang")
+    except JitSyntaxError as exc:
+        return Outcome(check, mode, "refused", _short(exc), type(exc).__name__)
+    except Exception as exc:  # noqa: BLE001 - any other exception is a crash of the compiler
+        return Outcome(check, mode, "crash", _short(exc), type(exc).__name__)
+    try:
+        _compare_records(ref, got, None)
+        return Outcome(check, mode, "agree")
+    except Mismatch as m:
+        if m.kind != "value?":
+            return Outcome(check, mode, "disagree", str(m), m.kind)
+    key = "fwd" if check == "fwd" else "grad"
+    if key not in shadows:
+        try:
+            with time_limit(limit):
+                shadows[key] = run(prog, shadow_source(src), "fwd" if key == "fwd" else "jit_of_grad", "eager",
+                                   np.float64)
+        except Exception:  # noqa: BLE001 - no noise estimate: the tight bound stands
+            shadows[key] = None
+    try:
+        _compare_records(ref, got, shadows[key])
+        return Outcome(check, mode, "agree")
+    except Mismatch as m:
+        kind = "value" if m.kind == "value?" else m.kind
+        return Outcome(check, mode, "disagree", str(m), kind)
+
+
+def _short(exc: BaseException, limit: int = 300) -> str:
+    text = f"{type(exc).__name__}: {exc}".strip()
+    first = text.splitlines()[0] if text else ""
+    return first[:limit]
+
+
+def assert_agrees(source: str, args: list, check: str = "fwd", mode: str = "ast", entry: str = "f",
+                  weights: list | None = None) -> None:
+    """A regression test's body: ``check`` of the program in ``mode`` must agree with eager."""
+    prog = SourceProgram(source, [Arg(*a) for a in args], entry, list(weights or []))
+    res = check_program(prog, modes=(mode,), checks=(check,))
+    assert not res.invalid, res.invalid
+    bad = res.failures()
+    assert not bad, "; ".join(f"{o.check}/{o.mode}: {o.status} ({o.kind}) {o.detail}" for o in bad)

@@ -1,0 +1,86 @@
+"""Run many fuzz programs and tally the outcomes (shared by the CLI and the tests)."""
+from __future__ import annotations
+
+import collections
+import time
+from dataclasses import dataclass, field
+
+from .gen import generate
+from .harness import CHECKS, MODES, check_program
+from .shrink import failure_key
+
+
+@dataclass
+class Summary:
+    programs: int = 0
+    by_status: collections.Counter = field(default_factory=collections.Counter)     # per program (worst outcome)
+    by_outcome: collections.Counter = field(default_factory=collections.Counter)    # (check, mode, status, kind)
+    by_feature: collections.Counter = field(default_factory=collections.Counter)    # feature -> failing programs
+    feature_use: collections.Counter = field(default_factory=collections.Counter)   # feature -> programs using it
+    first: dict = field(default_factory=dict)    # failure key -> [(seed, outcome)] (a few per key)
+    failing_seeds: dict = field(default_factory=dict)  # seed -> sorted failure keys
+    invalid: collections.Counter = field(default_factory=collections.Counter)
+    seconds: float = 0.0
+
+    def add(self, seed: int, res, per_key: int = 3) -> None:
+        self.programs += 1
+        self.by_status[res.status] += 1
+        feats = res.program.features if hasattr(res.program, "features") else set()
+        for f in feats:
+            self.feature_use[f] += 1
+        if res.invalid:
+            self.invalid[res.invalid.split(":")[1].strip() if ":" in res.invalid else res.invalid] += 1
+            return
+        bad = res.failures()
+        for o in res.outcomes:
+            self.by_outcome[(o.check, o.mode, o.status, o.kind)] += 1
+        if bad:
+            for f in feats:
+                self.by_feature[f] += 1
+            keys = sorted({failure_key(o) for o in bad})
+            self.failing_seeds[seed] = keys
+            for o in bad:
+                lst = self.first.setdefault(failure_key(o), [])
+                if len(lst) < per_key:
+                    lst.append((seed, o))
+
+    def table(self) -> str:
+        """Counts per program and per (check, mode): agree / disagree / refused / crash / hang."""
+        lines = [f"{self.programs} programs in {self.seconds:.1f} s ({1000 * self.seconds / max(1, self.programs):.0f}"
+                 " ms each)",
+                 "programs by worst outcome: " + ", ".join(f"{k} {v}" for k, v in sorted(self.by_status.items()))]
+        lines.append(f"{'check':<12} {'mode':<9} " + " ".join(f"{s:>9}" for s in
+                                                             ("agree", "disagree", "refused", "crash", "hang")))
+        for check in CHECKS:
+            for mode in MODES:
+                row = collections.Counter()
+                for (c, m, s, _k), n in self.by_outcome.items():
+                    if c == check and m == mode:
+                        row[s] += n
+                if row:
+                    lines.append(f"{check:<12} {mode:<9} " + " ".join(
+                        f"{row[s]:>9}" for s in ("agree", "disagree", "refused", "crash", "hang")))
+        kinds = [(k, n) for k, n in sorted(self.by_outcome.items()) if k[2] not in ("agree", "invalid")]
+        if kinds:
+            lines.append("failures by kind:")
+            lines += [f"  {n:>6}  {c}/{m} {s} ({k})" for (c, m, s, k), n in kinds]
+        if self.feature_use:
+            lines.append("failing programs per feature (of programs using it):")
+            lines += [f"  {f:<14} {self.by_feature[f]:>6} / {n}" for f, n in sorted(self.feature_use.items())]
+        if self.invalid:
+            lines.append("eager rejected (not test cases): " + ", ".join(
+                f"{k} {v}" for k, v in self.invalid.most_common(6)))
+        return "\n".join(lines)
+
+
+def run_many(seeds, *, modes=MODES, checks=CHECKS, features=None, size: int = 6, on_result=None) -> Summary:
+    s = Summary()
+    t0 = time.time()
+    for seed in seeds:
+        prog = generate(seed, features, size)
+        res = check_program(prog, modes=modes, checks=checks)
+        s.add(seed, res)
+        if on_result:
+            on_result(seed, res)
+    s.seconds = time.time() - t0
+    return s
