@@ -90,15 +90,18 @@ def main(argv=None) -> int:
 
 
 def known_text(failing: dict) -> str:
-    """``KNOWN = {seed: {failure key, ...}}`` as Python source."""
-    lines = ['"""Failing seeds of the default program fuzz run (seeds 0-199) and their failure keys: the open',
-             "findings (notes/fuzz-findings.md). After a fix lands, regenerate with",
-             "``python -m tests.fuzz --count 200 --write-known tests/fuzz/known_programs.py``; a seed that now",
-             'passes is reported by the test, a new failure fails it."""', "KNOWN = {"]
+    """``KNOWN = {seed: {(check, mode), ...}}`` (the checks that fail today) as Python source."""
+    lines = ['"""Failing (check, mode) pairs per seed of the default program fuzz run (seeds 0-199): the open',
+             "findings (notes/fuzz-findings.md). A check failing in another way (a refusal that became a",
+             "disagreement after a fix) is still known; a check that agreed and now fails is a regression.",
+             "Regenerate after fixes: ``python -m tests.fuzz --count 200 --write-known tests/fuzz/known_programs.py``.",
+             '"""', "KNOWN = {"]
     for seed, keys in sorted(failing.items()):
-        lines.append(f"    {seed}: {{")
-        lines += [f"        {k!r}," for k in keys]
-        lines.append("    },")
+        pairs = sorted({(k[0], k[1]) for k in keys})
+        line = f"    {seed}: {{" + ", ".join(repr(p) for p in pairs) + "},"
+        if len(line) > 118:
+            line = f"    {seed}: {{\n" + "".join(f"        {p!r},\n" for p in pairs) + "    },"
+        lines.append(line)
     return "\n".join(lines) + "\n}\n"
 
 
