@@ -324,6 +324,8 @@ def check_program(prog: Program, modes=MODES, checks=CHECKS, time_limit_s: float
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
+            if "verify_ir" in ms.context._flags:  # the IR verifier after tracing and after every pass
+                ms.set_context(verify_ir=True)
             _check(prog, src, res, modes, checks, time_limit_s)
         finally:
             ms.context.reset_context()
