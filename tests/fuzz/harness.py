@@ -321,6 +321,9 @@ def check_program(prog: Program, modes=MODES, checks=CHECKS, time_limit_s: float
     """Run every (check, mode) of ``prog``; see the module docstring for the outcomes."""
     src = prog.render()
     res = Result(prog, src)
+    from sprout import _seed
+
+    saved = (_seed._seed, _seed._rng)  # the programs seed the global generator: give the caller its own back
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
@@ -330,6 +333,7 @@ def check_program(prog: Program, modes=MODES, checks=CHECKS, time_limit_s: float
         finally:
             ms.context.reset_context()
             forget_runtimes()
+            _seed._seed, _seed._rng = saved
     return res
 
 
