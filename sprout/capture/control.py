@@ -10,10 +10,12 @@ import numpy as np
 from .. import dtype as mstype
 from ..core.errors import JitSyntaxError, JitTypeError, JitValueError
 from ..core.pytree import Slot, flatten, unflatten
+from ..core import dispatch
 from ..core.dispatch import bind
 from ..core.tensor import Tensor
 from ..core.types import TensorType, type_of
-from ..ir.builder import Tracer, trace_subgraph, user_loc, write_back, writes_as_outputs, written_outer
+from ..ir.builder import (Tracer, outer_of, trace_subgraph, user_loc, write_back, writes_as_outputs,
+                          written_outer)
 from ..ir.graph import Const
 from ..ir.scalars import as_scalar, join_kinds, kind_of
 from ..ops import functional as F
@@ -203,6 +205,7 @@ def cond(pred, then_fn, else_fn, *operands, names=None, loc=None):
     outs = bind(COND, (pred, *then_in, *else_in), {"then": g_then, "else": g_else, "n_then": len(then_in),
                                                    "n_out": max(len(plan) + len(written), 1)})
     write_back(written, outs[len(plan):])
+    _pass_through_aliases(pred, g_then, g_else, op_leaves, outs[:len(plan)])
     it = iter(outs[:len(plan)])
     leaves = [next(it) if x is _OUT else x for x in final]
     for i, _ in plan:  # Python numbers (or traced scalars) on both sides: the result is a Python scalar
@@ -210,6 +213,25 @@ def cond(pred, then_fn, else_fn, *operands, names=None, loc=None):
         if kind is not None and is_symbolic(leaves[i]):
             leaves[i] = as_scalar(leaves[i], kind)
     return unflatten(t_spec, leaves)
+
+
+def _pass_through_aliases(pred, g_then, g_else, operands: list, outs) -> None:
+    """A result a branch passes through unchanged is, eagerly, the operand's own object on that path: an
+    in-place write to one after the if reaches the other only when that branch ran (``alias_when``)."""
+    b = dispatch.current_builder()
+    for j, out in enumerate(outs):
+        sides = {}
+        for side, g in (("then", g_then), ("else", g_else)):
+            k = next((k for k, v in enumerate(g.inputs) if v is g.outputs[j]), None)
+            if k is not None:
+                outer = outer_of(g, k, operands)
+                if isinstance(outer, Tensor):
+                    sides[side] = outer
+        if "then" in sides and "else" in sides and sides["then"] is sides["else"]:
+            b.alias_when(out, sides["then"], pred, None)
+            continue
+        for side, outer in sides.items():
+            b.alias_when(out, outer, pred, side == "else")
 
 
 _OUT = object()

@@ -165,6 +165,7 @@ class GraphBuilder:
         self._lifted: dict[int, tuple] = {}        # id(outer tracer) -> (outer tracer, inner Tracer)
         self._shared: dict[int, list] = {}         # id(tracer) -> the tracers sharing its buffer (alias)
         self._journal: list = []                   # (tracer, its old Var, origin uid, old update) per write
+        self._when: dict[int, tuple] = {}          # id(tracer) -> (it, [(other, pred, negate)]): alias_when
         self._token: Tracer | None = None          # the current effect token (created on first io)
         self.functional = False                    # replay: a state op rebinds nothing (see emit)
         self.new_values: list = []                 # the last state op's new values (one tracer per write)
@@ -263,16 +264,44 @@ class GraphBuilder:
             return self.param_tracer(a)
         return self._promote(a)
 
-    def write(self, target: Tracer, new: Var) -> None:
+    def write(self, target: Tracer, new: Var, _seen: set | None = None) -> None:
         """``target`` (a tracer of this builder) now holds ``new``; a write to an input is an update.
-        Tracers sharing ``target``'s buffer (``alias``) hold it too."""
+        Tracers sharing ``target``'s buffer (``alias``) hold it too, and a tracer that is ``target``'s
+        object only when a branch predicate held (``alias_when``) gets ``select(pred, new, its value)``."""
+        seen = _seen if _seen is not None else set()
         for t in self._shared.get(id(target), (target,)):
+            seen.add(id(t))
             origin = self._origin.get(id(t))
             key = origin.uid if origin is not None else None
             self._journal.append((t, t._var, key, self._updates.get(key)))
             t._var = new
             if origin is not None:
                 self._updates[origin.uid] = (origin, t)
+        entry = self._when.get(id(target))
+        if entry is None or entry[0] is not target:
+            return
+        from ..ops import functional as F
+
+        for other, pred, negate in entry[1]:
+            if id(other) in seen:
+                continue
+            o = self.target(other)
+            if o._var.type != getattr(new, "type", None):
+                continue
+            if pred is None:  # both branches passed it through: the same object on every path
+                self.write(o, new, seen)
+                continue
+            cond = F.logical_not(pred) if negate else pred
+            picked = F.select(cond, _new_tracer(new, self), _new_tracer(o._var, self))
+            self.write(o, picked._var, seen)
+
+    def alias_when(self, a: Tracer, b: Tensor, pred: Tracer | None, negate: bool = False) -> None:
+        """``a`` is eagerly the same tensor object as ``b`` when ``pred`` held (``negate``: when it did not;
+        ``None``: always): a branch passed ``b`` through. An in-place write to either then reaches the other
+        on that path."""
+        self._when.setdefault(id(a), (a, []))[1].append((b, pred, negate))
+        if isinstance(b, Tracer):
+            self._when.setdefault(id(b), (b, []))[1].append((a, pred, negate))
 
     def mark(self) -> tuple:
         """A point to ``rewind`` to (a front-end abandoning what it traced since: PIJit at a graph break)."""

@@ -265,3 +265,32 @@ def test_output_sharing_a_written_argument_keeps_the_old_value():
         np.testing.assert_array_equal(x.asnumpy(), 9.0)
         if fn is not f:
             np.testing.assert_array_equal(out.asnumpy(), [0, 1, 2, 3])
+
+
+def test_write_through_a_name_that_is_the_argument_on_one_branch_only():
+    """``x = f(x) if c else x`` passes the argument through on one path: eagerly x is then the argument's
+    own object and an in-place write reaches the caller; on the other path it does not (fuzz seed 467)."""
+    def f(x, y):
+        x = (x * 3 if ops.sum(y) < -1.0 else x)
+        ops.assign_add(x, ops.tanh(y))
+        return x + 1
+
+    def g(x, y):
+        z = x
+        if ops.sum(y) > 0:
+            z = y
+        ops.assign(z, ops.ones_like(z))
+        return x * 1, y * 1
+
+    for fn in (f, g):
+        for yv in (1.0, -1.0):
+            seen = []
+            for run in (fn, jit(fn), jit(fn, capture_mode="bytecode")):
+                x = Tensor(np.array([1.0, -2.0, 0.5], np.float32))
+                y = Tensor(np.full(3, yv, np.float32))
+                out = run(x, y)
+                out = out if isinstance(out, tuple) else (out,)
+                seen.append([o.asnumpy() for o in out] + [x.asnumpy(), y.asnumpy()])
+            for other in seen[1:]:
+                for a, b in zip(seen[0], other):
+                    np.testing.assert_allclose(b, a, rtol=1e-6)
