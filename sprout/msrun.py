@@ -47,7 +47,7 @@ def parser() -> argparse.ArgumentParser:
                    help="wait for the job, show the worker logs and exit with its status (default False: return "
                         "after spawning)")
     p.add_argument("--cluster_time_out", type=int, default=600,
-                   help="seconds for every rank to reach init() (and for every node to join)")
+                   help="seconds for every node to join and every rank to reach init() (a rank waiting longer exits)")
     p.add_argument("--bind_core", type=_bool_or_dict, default=False,
                    help="True: pin each rank to cores; or a JSON dict {\"device0\": [\"0-1\"], ...}")
     p.add_argument("--bind_numa", type=_bool_or_dict, default=False, help="True: pin each rank to a NUMA node")
@@ -199,6 +199,24 @@ class _Tail(threading.Thread):
             self.stop.wait(0.1)
 
 
+def _suppress():
+    import contextlib
+
+    return contextlib.suppress(OSError)
+
+
+def _signal(proc: subprocess.Popen, sig) -> None:
+    if proc.poll() is None:
+        with _suppress():
+            os.kill(proc.pid, sig)
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        with _suppress():
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
 def _exit_codes(text: str, n: int) -> list | None:
     """Per-rank exit codes from hydra's ``Exit codes: [host] a,b  [host] c`` line (in rank order)."""
     m = re.search(r"Exit codes:(.*)", text)
@@ -281,6 +299,9 @@ def _start_manual(args, cmd: list, env: dict, log_paths: list) -> subprocess.Pop
             text = line.split(":", 1)[1].strip()
             text = re.sub(r"--control-port \S+?:(\d+)", rf"--control-port {args.master_addr}:\1", text)
             commands[int(re.search(r"--proxy-id (\d+)", text).group(1))] = text
+    hydra._sprout_lines = []
+    threading.Thread(target=lambda: hydra._sprout_lines.extend(hydra.stdout), daemon=True).start()
+    threading.Thread(target=lambda: hydra._sprout_lines.extend(hydra.stderr), daemon=True).start()
     proxy = subprocess.Popen(commands[0].split(), env=env, start_new_session=True)
     threading.Thread(target=_serve_nodes, args=(args, commands, time.monotonic() + args.cluster_time_out),
                      daemon=True).start()
@@ -310,28 +331,45 @@ def run(args) -> int:
         proc = _start_manual(args, cmd, env, log_paths)
     elif not args.join:
         proc = subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                stderr=open(f"{stem}_launcher.log", "w"), start_new_session=True)
+                                stderr=open(os.path.join(log_dir, "mpiexec.log"), "w"), start_new_session=True)
         print(f"msrun: the job runs in the background (mpiexec pid {proc.pid}); its launcher messages go to "
-              f"{stem}_launcher.log", flush=True)
+              f"{os.path.join(log_dir, 'mpiexec.log')}", flush=True)
         return 0
     else:
-        proc = subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True, start_new_session=True)
+        # mpiexec's own messages (exit codes) go to a file: a rank left over in its own session must not keep the
+        # launcher waiting on a pipe after mpiexec has ended
+        out = open(os.path.join(log_dir, "mpiexec.log"), "w+")
+        proc = subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+        proc._sprout_output = out
     return _join(args, proc, ranks, log_paths, log_dir)
+
+
+def _launcher_text(proc: subprocess.Popen) -> str:
+    if getattr(proc, "_sprout_output", None) is not None:
+        proc._sprout_output.seek(0)
+        return proc._sprout_output.read()
+    return "".join(getattr(proc, "_sprout_lines", []))
 
 
 def _join(args, proc: subprocess.Popen, ranks, log_paths: list, log_dir: str) -> int:
     shown = [p for r, p in zip(ranks, log_paths)
              if args.tail_worker_log == "-1" or str(r) in args.tail_worker_log.split(",")] if args.join else []
+
+    def interrupt():  # hydra passes Ctrl-C on to every rank (a second one forces it); SIGKILL as the last resort
+        for delay in (0.5, 1.5):
+            threading.Timer(delay, _signal, (proc, signal.SIGINT)).start()
+        threading.Timer(4.0, _kill_group, (proc,)).start()
+
     tail = _Tail(shown)
     tail.start()
 
     def forward(sig, frame):  # Ctrl+C / kill: end the whole job, not only the launcher
-        os.killpg(proc.pid, signal.SIGKILL)
+        interrupt()
 
     old = signal.signal(signal.SIGINT, forward), signal.signal(signal.SIGTERM, forward)
     try:
-        out, err = proc.communicate()
+        proc.wait()
     finally:
         signal.signal(signal.SIGINT, old[0])
         signal.signal(signal.SIGTERM, old[1])
@@ -343,7 +381,7 @@ def _join(args, proc: subprocess.Popen, ranks, log_paths: list, log_dir: str) ->
     rc = proc.returncode
     if rc == 0:
         return 0
-    codes = _exit_codes((out or "") + (err or ""), args.worker_num)
+    codes = _exit_codes(_launcher_text(proc), args.worker_num)
     summary = _summary(codes, _aborts(log_paths), rc)
     sys.stderr.write(f"msrun: Distributed job exited with exception ({summary}). Please check logs in "
                      f"directory: {log_dir}.\n")

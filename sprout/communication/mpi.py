@@ -2,7 +2,9 @@
 one rank's uncaught exception into the end of the whole job."""
 from __future__ import annotations
 
+import os
 import sys
+import threading
 import time
 import traceback
 import zlib
@@ -236,6 +238,26 @@ class MPIBackend(Backend):
 # ---- init --------------------------------------------------------------------------------------------
 def init_mpi(st: CommState, launch: dict) -> None:
     """Join the MPI job: the world group, local rank/size, the excepthook and the collective watchdog."""
+    limit = st.getenv("MS_TOPO_TIMEOUT")  # msrun's --cluster_time_out: every rank reaches init() by then
+    timer = threading.Timer(float(limit), _init_timed_out, (launch["rank"], limit)) if limit else None
+    if timer is not None:
+        timer.daemon = True
+        timer.start()
+    try:
+        _join(st, launch)
+    finally:
+        if timer is not None:
+            timer.cancel()
+
+
+def _init_timed_out(rank: int, limit: str) -> None:
+    sys.stderr.write(f"[rank {rank}] init: not every rank reached init() within --cluster_time_out {limit}s "
+                     "(MS_TOPO_TIMEOUT); this rank exits\n")
+    sys.stderr.flush()
+    os._exit(4)  # MPI is not up, so the others cannot be aborted: the late ranks fail when they reach init()
+
+
+def _join(st: CommState, launch: dict) -> None:
     MPI = _mpi()
     comm = MPI.COMM_WORLD
     rank, size = comm.Get_rank(), comm.Get_size()
@@ -255,6 +277,7 @@ def init_mpi(st: CommState, launch: dict) -> None:
     _install_excepthook(rank)
     from .watchdog import Watchdog
     st.extra["watchdog"] = Watchdog(comm, st)
+    comm.Barrier()  # every rank has reached init()
 
 
 def _install_excepthook(rank: int) -> None:
@@ -268,7 +291,11 @@ def _install_excepthook(rank: int) -> None:
         sys.stderr.write(f"[rank {rank}] uncaught {etype.__name__}: ending the whole job (MPI_Abort)\n")
         sys.stderr.flush()
         sys.stdout.flush()
-        if isinstance(value, CommError):
+        chain, e = [], value
+        while e is not None and len(chain) < 8:
+            chain.append(e)
+            e = e.__cause__ or e.__context__
+        if any(isinstance(c, CommError) for c in chain):
             time.sleep(0.3)  # every rank raises a collective error: let the others print theirs first
         try:
             _mpi().COMM_WORLD.Abort(1)

@@ -68,7 +68,7 @@ def test_msrun_trains_an_unmodified_mindspore_script_like_one_process(tmp_path):
            "--log_dir", str(tmp_path / "logs"), str(SCRIPTS / "dp_train.py"), str(tmp_path / "dp")]
     res = run_job(cmd, 90, cwd=tmp_path)
     assert res.returncode == 0, res.stdout + res.stderr
-    assert sorted(p.name for p in (tmp_path / "logs").iterdir()) == ["worker_0.log", "worker_1.log"]
+    assert sorted(p.name for p in (tmp_path / "logs").iterdir()) == ["mpiexec.log", "worker_0.log", "worker_1.log"]
     one = run_job([sys.executable, "-m", "sprout.run", str(SCRIPTS / "dp_train.py"), str(tmp_path / "one")], 90,
                   cwd=tmp_path)
     assert one.returncode == 0, one.stderr
