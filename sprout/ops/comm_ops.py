@@ -50,7 +50,9 @@ def _dim(name: str, arg: str, d, ndim: int) -> int:
 
 
 def _collective(name: str, impl, infer, bprop=None, n_out: int = 1) -> Op:
-    return register(Op(name, impl, infer, bprop, kind="collective", n_out=n_out, doc=impl.__doc__ or ""))
+    # every kernel returns a new array (the backends reduce into a private copy): reusable in place once dead
+    return register(Op(name, impl, infer, bprop, kind="collective", n_out=n_out, doc=impl.__doc__ or "",
+                       fresh_output=True))
 
 
 # ---- AllReduce -------------------------------------------------------------------------------------------
@@ -74,7 +76,23 @@ def _all_reduce_bprop(x, out, dout, op="sum", group=HCCL_WORLD_COMM_GROUP):
     return (F.mul(all_reduce(dout, "sum", group), F.cast(F.equal(x, out), dout.dtype)),)
 
 
+def _all_reduce_in_place(x, op="sum", group=HCCL_WORLD_COMM_GROUP):
+    """AllReduce into ``x`` itself (MPI_IN_PLACE, no copy): generated code calls it when ``x`` is a dead buffer
+    of the graph, such as the data-parallel reducer's packed gradient bucket."""
+    return C.run("AllReduce", group, x, (("op", op),), lambda b: b.allreduce(x, op))
+
+
+def _all_reduce_emit(ctx, node, args):
+    x = node.inputs[0]
+    if not ctx.dead_big_input(node, x) or set(node.attrs) - {"op", "group"}:
+        return None
+    fn = ctx.bind("_all_reduce_in_place", _all_reduce_in_place)
+    attrs = ", ".join(f"{k}={ctx.literal(v)}" for k, v in node.attrs.items())
+    return f"{fn}({args[0]}{', ' if attrs else ''}{attrs})", x.uid
+
+
 ALL_REDUCE = _collective("AllReduce", _all_reduce_impl, _all_reduce_infer, _all_reduce_bprop)
+ALL_REDUCE.emit = _all_reduce_emit
 
 
 # ---- AllGather / ReduceScatter -----------------------------------------------------------------------------

@@ -196,7 +196,7 @@ def _concat_emit(ctx, node, args):
 
 
 CONCAT = register(Op("Concat", lambda *xs, axis=0: np.concatenate(xs, axis=axis), _concat_infer, _concat_bprop,
-                     "shape", emit=_concat_emit))
+                     "shape", emit=_concat_emit, fresh_output=True))  # np.concatenate always allocates
 
 
 def _stack_infer(*xs, axis=0):
