@@ -107,16 +107,26 @@ class CompiledGraph:
         that sees an input; its vjp runs the compiled backward on the residuals. Outer tapes see the
         forward as a differentiable call of its own (its outputs include the residuals), so higher
         orders differentiate the backward without re-running any forward."""
-        tape = next((t for t in reversed(dispatch._tapes) if t.sees(tensors)), None)
+        tapes = dispatch._tapes
+        tape = next((t for t in reversed(tapes) if t.sees(tensors)), None)
         if tape is None:
             res = self.run_arrays([t._data for t in tensors])
             self._write_back(tensors, res[self.n_out:], res[:self.n_out])
             return [_wrap(o) for o in res[:self.n_out]]
         info = self.grad_info()
-        with dispatch.suspend_tapes([tape]):
-            res = info.forward(*tensors)
         n_out = self.n_out
-        outs, computed = res[:n_out], res[n_out:]
+        if len(tapes) == 1:  # first order (the common case): arrays, no outer tape needs the residuals
+            fwd = info.forward
+            res = fwd.run_arrays([t._data for t in tensors])
+            n_all = n_out + info.n_computed
+            fwd._write_back(tensors, res[n_all:], res[:n_all])
+            outs = [_wrap(o) for o in res[:n_out]]
+            computed = res[n_out:n_all]
+        else:
+            with dispatch.suspend_tapes([tape]):
+                res = info.forward(*tensors)
+            outs, computed = res[:n_out], res[n_out:]
+        # an input residual is the tensor itself (read when the backward runs, as an eager tape reads it)
         residuals = [tensors[i] if kind == "in" else computed[i] for kind, i in info.res_from]
         diff_outs = [outs[i] for i in info.dout_of]
         if not diff_outs:
@@ -124,7 +134,13 @@ class CompiledGraph:
 
         def vjp(args, out, dout):
             douts = list(dout) if isinstance(dout, tuple) else [dout]
-            grads = info.backward(*residuals, *douts) if info.grad_of else ()
+            if not info.grad_of:
+                grads: Any = ()
+            elif not dispatch._slow:
+                arrays = [r._data if isinstance(r, Tensor) else r for r in residuals] + [d._data for d in douts]
+                grads = [_wrap(g) for g in info.backward.run_arrays(arrays)]
+            else:
+                grads = info.backward(*[r if isinstance(r, Tensor) else _wrap(r) for r in residuals], *douts)
             full: list = [None] * len(args)
             for k, g in zip(info.grad_of, grads):
                 full[k] = g
@@ -146,6 +162,7 @@ class _GradInfo:
         bwd = run_pipeline(s.backward, level=cg.level)
         pick = cg.source_pick
         self.dout_of = s.dout_of
+        self.n_computed = s.n_computed
         self.grad_of = [pick[k] for k in s.grad_of]
         self.res_from = [(kind, pick[i] if kind == "in" else i) for kind, i in s.res_from]
         # the split's primal inputs are fresh Vars standing for the graph's inputs: call by signature

@@ -19,10 +19,13 @@ _GEN = np.random.Generator(_BITS)
 _INC = 0xDA3E39CB94B95BDB  # a fixed odd stream increment; the seed picks the starting state
 
 
+_STATE = {"bit_generator": "PCG64", "state": {"state": 0, "inc": _INC}, "has_uint32": 0, "uinteger": 0}
+
+
 def _stream(seed) -> np.random.Generator:
     """The generator for one seeded call (the seed picks a position in one PCG64 stream)."""
-    _BITS.state = {"bit_generator": "PCG64", "state": {"state": int(seed), "inc": _INC},
-                   "has_uint32": 0, "uinteger": 0}
+    _STATE["state"]["state"] = int(seed)
+    _BITS.state = _STATE
     return _GEN
 
 
