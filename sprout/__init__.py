@@ -25,6 +25,9 @@ from .train import (Model, Callback, RunContext, LossMonitor, TimeMonitor, Model
                     LearningRateScheduler, Metric, Accuracy, Loss, MAE, MSE, TopKCategoricalAccuracy,
                     Top1CategoricalAccuracy, Top5CategoricalAccuracy, get_metric_fn, names,
                     save_checkpoint, load_checkpoint, load_param_into_net)
+from .train import LossScaleManager, FixedLossScaleManager, DynamicLossScaleManager  # noqa: F401
+from . import amp  # noqa: F401
+from . import log  # noqa: F401
 from . import debug  # noqa: F401
 from .profiler import Profiler  # noqa: F401
 

@@ -10,18 +10,20 @@ import numpy as np
 from .op import KernelError, Op, OpError
 from .types import type_of
 
-# Active gradient tapes, outermost first, graph builders, innermost last, and observers (push_observer).
-# ``_slow`` is true when any is non-empty: the eager fast path checks one global.
+# Active gradient tapes, outermost first, graph builders, innermost last, observers (push_observer) and
+# precision policies (push_policy), innermost last. ``_slow`` is true when any is non-empty: the eager fast
+# path checks one global.
 _tapes: list = []
 _builders: list = []
 _observers: list = []
+_policies: list = []
 _slow = False
 _clock = time.perf_counter_ns
 
 
 def _refresh() -> None:
     global _slow
-    _slow = bool(_tapes or _builders or _observers)
+    _slow = bool(_tapes or _builders or _observers or _policies)
 
 
 class Observer:
@@ -52,6 +54,26 @@ def pop_observer(obs: Observer) -> None:
     if obs in _observers:
         _observers.remove(obs)
     _refresh()
+
+
+def push_policy(policy) -> None:
+    """Route every op call through ``policy(op, args, attrs, run)`` until ``pop_policy``; the innermost policy
+    decides. ``run(op, args, attrs)`` is the normal (tape / graph / eager) path; a policy may bind other ops
+    (a Cast of an input) before it, each of which comes back through the policy. Mixed precision
+    (``Cell.to_float``, ``sprout.amp``) is the user; a policy must be hashable (it is part of jit cache keys)."""
+    _policies.append(policy)
+    _refresh()
+
+
+def pop_policy(policy) -> None:
+    assert _policies and _policies[-1] is policy, "precision policies must nest"
+    _policies.pop()
+    _refresh()
+
+
+def current_policy():
+    """The innermost active policy (None when there is none): what a graph compiled now would bake in."""
+    return _policies[-1] if _policies else None
 
 
 def push_tape(tape) -> None:
@@ -168,6 +190,12 @@ def run_eager(op: Op, args: tuple, attrs: dict) -> Any:
 
 
 def _bind_slow(op: Op, args: tuple, attrs: dict) -> Any:
+    if _policies:
+        return _policies[-1](op, args, attrs, _bind_recorded)
+    return _bind_recorded(op, args, attrs)
+
+
+def _bind_recorded(op: Op, args: tuple, attrs: dict) -> Any:
     if _tapes and op.residual_vjp is not None and _builders:
         for tape in reversed(_tapes):
             if tape.sees(args):

@@ -187,7 +187,7 @@ class JitFunction:
         cfg = (getattr(instance, "jit_config_dict", None) or {}) if self.cell_config else {}
         level = self.opts["jit_level"] or cfg.get("jit_level") or _pipeline.default_level()
         syntax = self.opts["syntax_level"] or cfg.get("jit_syntax_level") or context._flags["jit_syntax_level"]
-        return Flags(self.opts["capture_mode"], level, syntax, self.opts["dynamic"])
+        return Flags(self.opts["capture_mode"], level, syntax, self.opts["dynamic"], dispatch.current_policy())
 
     @property
     def syntax_level(self) -> str:
@@ -232,7 +232,7 @@ class JitFunction:
         flags = self.flags(instance)
         ex = self.cache.lookup(st, leaves, in_spec, self.code, flags,
                                lambda: self.compile(instance, st, leaves, args, kwargs, flags), instance is not None)
-        if not kwargs:
+        if not kwargs and flags.precision is None:  # the fast path runs only while no precision policy is active
             pk = _prekey(args)  # only plain tensors and scalars: the fast path sees the same leaves
             if pk is not None:
                 st.fast[pk] = ex.fast_entry(args, st.iref) if ex.host else ex.fast_entry(args)

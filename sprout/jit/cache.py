@@ -49,6 +49,7 @@ class Flags(NamedTuple):
     jit_level: str     # "O0" | "O1" | "O2"
     syntax_level: str  # "STRICT" | "COMPATIBLE" | "LAX"
     dynamic: int       # 1: axis 0 of every tensor symbolic
+    precision: Any = None  # the mixed-precision policy active at the call (dispatch.current_policy())
 
 
 @dataclass(frozen=True)

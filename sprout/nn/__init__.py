@@ -11,6 +11,8 @@ from .learning_rate_schedule import (LearningRateSchedule, ExponentialDecayLR, N
                                      InverseDecayLR, CosineDecayLR, PolynomialDecayLR, WarmUpLR)
 from .wrap import WithLossCell, WithEvalCell, WithGradCell, TrainOneStepCell  # noqa: F401
 from .grad_reducer import DistributedGradReducer  # noqa: F401
+from .loss_scale import (DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell,  # noqa: F401
+                         TrainOneStepWithLossScaleCell)
 
 # MindSpore's nn.exponential_decay_lr ... (lists of per-step values) live in sprout.train.lr; resolved lazily
 # because sprout.train itself imports nn.

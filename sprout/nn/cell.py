@@ -7,7 +7,8 @@ from .. import context
 from ..core import dispatch
 from ..core import hooks as _hooks
 from ..core.tensor import Parameter, ParameterTuple, Tensor
-from . import _call
+from .. import dtype as mstype
+from . import _call, _precision
 from ._cell_extras import CellExtras, init_extras
 
 _flags = context._flags  # read once per call: the mode switch lives in context.py
@@ -28,6 +29,8 @@ def _indent(text: str, spaces: int) -> str:
 class Cell(CellExtras):
     """Base class of every network block. Subclasses define ``construct``; Parameters and Cells assigned as
     attributes are registered (``self.fc = nn.Dense(...)`` names its weight ``fc.weight``)."""
+
+    _amp_policy = None  # set by to_float: the mixed-precision policy every op inside this cell runs under
 
     def __init__(self, auto_prefix: bool = True, flags: dict | None = None):
         d = self.__dict__
@@ -59,18 +62,27 @@ class Cell(CellExtras):
             if hook is not None:
                 fn = hook(self)
                 if fn is not None:
+                    if self._amp_policy is not None:
+                        return _precision.call_with(self._amp_policy, fn, args, kwargs)
                     return fn(*args, **kwargs)
         elif _flags["mode"] == context.GRAPH_MODE:
             if not self._plain:
                 _call.check_graph_mode_hooks(self)
             from ..jit.api import run_cell_graph_mode  # graph mode belongs to the compiler
 
+            if self._amp_policy is not None:
+                return _precision.call_with(self._amp_policy, run_cell_graph_mode, (self, args, kwargs), {})
             return run_cell_graph_mode(self, args, kwargs)
         if self._plain:
             return self.construct(*args, **kwargs)
         return self._call_hooked(args, kwargs)
 
     def _run(self, args: tuple, kwargs: dict):
+        if self._amp_policy is not None:
+            return _precision.call_with(self._amp_policy, self._run_construct, (args, kwargs), {})
+        return self._run_construct(args, kwargs)
+
+    def _run_construct(self, args: tuple, kwargs: dict):
         tapes = dispatch.active_tapes() if self._has_bprop and dispatch._slow else ()
         if tapes:
             return _call.call_with_bprop(self, args, kwargs, tapes)
@@ -101,7 +113,8 @@ class Cell(CellExtras):
 
     def _refresh_plain(self) -> None:
         self.__dict__["_plain"] = not (self._has_bprop or self._forward_pre_hooks or self._forward_hooks
-                                       or self._backward_hooks or self._backward_pre_hooks)
+                                       or self._backward_hooks or self._backward_pre_hooks
+                                       or self._amp_policy is not None)
 
     # ---- hooks (PyNative only) -------------------------------------------------------------------
     def register_forward_pre_hook(self, hook_fn, *, prepend: bool = False, with_kwargs: bool = False):
@@ -321,6 +334,13 @@ class Cell(CellExtras):
     def add_flags(self, **flags):
         self.__dict__.setdefault("_func_graph_flags", {}).update(flags)
         self.__dict__.update(flags)
+        for key in ("fp16", "fp32"):  # MindSpore's precision flags (to_float sets them recursively)
+            if flags.get(key):
+                self.__dict__["_amp_policy"] = _precision.policy_for(mstype.float16 if key == "fp16"
+                                                                     else mstype.float32)
+                self._refresh_plain()
+        if flags.get("bf16"):
+            _precision.policy_for("bfloat16")
         return self
 
     def add_flags_recursive(self, **flags):
@@ -349,8 +369,11 @@ class Cell(CellExtras):
         return None if self._dynamic_inputs is None else self._dynamic_inputs[0]
 
     def to_float(self, dst_type):
-        """Accepted for compatibility: sprout computes in the parameters' own dtype."""
-        self.add_flags_recursive(_amp_dtype=dst_type)
+        """Run this cell and its sub-cells with ``dst_type`` (float16 / float32): every op inside casts its float
+        inputs (arguments, Parameters, intermediates) to it, as MindSpore's PyNative executor does; a sub-cell's
+        own later ``to_float`` overrides it inside that sub-cell. Parameters stay stored in their own dtype."""
+        _precision.policy_for(dst_type)  # validates
+        self.add_flags_recursive(fp16=dst_type is mstype.float16, fp32=dst_type is mstype.float32, bf16=False)
         return self
 
     def recompute(self, **kwargs):

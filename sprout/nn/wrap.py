@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 from .. import ops
-from ..autodiff.api import value_and_grad
+from ..autodiff.api import value_and_grad, vjp
+from .. import dtype as mstype
+from ._precision import cast_floats
 from .cell import Cell
 
 
@@ -34,9 +36,9 @@ class WithEvalCell(Cell):
 
     def construct(self, data, label):
         outputs = self._network(data)
-        if self.add_cast_fp32:
-            label = ops.cast(label, outputs.dtype)
-            outputs = ops.cast(outputs, label.dtype)
+        if self.add_cast_fp32:  # mixed precision: float results and labels compared in float32
+            label = cast_floats(label, mstype.float32)
+            outputs = ops.cast(outputs, mstype.float32)
         return self._loss_fn(outputs, label), outputs, label
 
 
@@ -89,9 +91,11 @@ class TrainOneStepCell(Cell):
         self._value_and_grad = value_and_grad(self.network, None, self.weights)
 
     def construct(self, *inputs):
-        loss, grads = self._value_and_grad(*inputs)
-        if self.sense_flag and self.sens != 1.0:
-            grads = tuple(ops.mul(g, self.sens) for g in grads)
+        if self.sense_flag and self.sens != 1.0:  # the backward starts from sens (float16 loss scaling needs it)
+            loss, backward = vjp(self.network, *inputs, weights=self.weights)
+            _, grads = backward(ops.ones_like(loss) * self.sens)
+        else:
+            loss, grads = self._value_and_grad(*inputs)
         grads = self.grad_reducer(grads)
         self.optimizer(grads)
         if self.return_grad:

@@ -286,6 +286,8 @@ def _assign(prim, variable, value):
         raise TypeError(f"{prim.name}: variable must be a Parameter, got {type(variable).__name__}")
     if not isinstance(value, Tensor):
         value = Tensor(value, dtype=variable.dtype)
+    elif value.dtype != variable.dtype:  # MindSpore converts the value to the variable's dtype
+        value = cast(value, variable.dtype)
     return bind(prim, (variable, value), {})
 
 

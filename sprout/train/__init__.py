@@ -12,4 +12,5 @@ from .lr import (piecewise_constant_lr, exponential_decay_lr, natural_exp_decay_
                  cosine_decay_lr, polynomial_decay_lr, warmup_lr)
 
 from .serialization import save_checkpoint, load_checkpoint, load_param_into_net  # noqa: F401
+from .loss_scale_manager import LossScaleManager, FixedLossScaleManager, DynamicLossScaleManager  # noqa: F401
 from .model import Model  # noqa: F401

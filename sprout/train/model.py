@@ -60,7 +60,8 @@ class Model:
     Metric objects) enables ``eval``: the eval network is ``eval_network`` if given (``eval_indexes``
     picks ``[loss, logits, label]`` in its outputs) or ``WithEvalCell(network, loss_fn)``.
     In GRAPH_MODE each step runs as one compiled graph; in PYNATIVE_MODE it runs eagerly.
-    Mixed precision (``amp_level`` other than "O0"), boost and loss scaling are not supported.
+    ``amp_level`` ("O0"-"O3") and the kwargs ``loss_scale_manager`` / ``keep_batchnorm_fp32`` build the train
+    network with ``sprout.amp.build_train_network`` (mixed precision, loss scaling); boost is not supported.
     """
 
     def __init__(self, network, loss_fn=None, optimizer=None, metrics=None, eval_network=None, eval_indexes=None,
@@ -68,15 +69,23 @@ class Model:
         for key in kwargs:
             if key not in _KWARGS:
                 raise ValueError(f"The argument in 'kwargs' should be one of {list(_KWARGS)}, but got '{key}'.")
-        if amp_level != "O0":
-            raise NotImplementedError(f"Model: amp_level={amp_level!r} is not supported; sprout has no automatic "
-                                      "mixed precision (float16 autocast). Use amp_level='O0'.")
+        if amp_level not in ("O0", "O1", "O2", "O3", "auto"):
+            raise ValueError(f"For 'Model', the 'amp_level' must be in ['O0', 'O1', 'O2', 'O3', 'auto'], but got "
+                             f"'{amp_level}'.")
         boost_level = kwargs.get("acc_level", boost_level)
         if boost_level != "O0":
             raise NotImplementedError(f"Model: boost_level={boost_level!r} is not supported; use boost_level='O0'.")
-        if kwargs.get("loss_scale_manager") is not None:
-            raise NotImplementedError("Model: loss_scale_manager is not supported (loss scaling is for float16 "
-                                      "training, which sprout does not do).")
+        if kwargs.get("boost_config_dict"):
+            raise NotImplementedError("Model: boost_config_dict is not supported (boost is not implemented).")
+        if optimizer is None and amp_level != "O0":
+            logger.warning("Auto mixed precision will not work because 'optimizer' is None.Please set amp_level='O0' "
+                           "to disable auto mixed precision or set 'optimizer' not be None to use auto mixed "
+                           "precision.")
+        self._loss_scale_manager = kwargs.get("loss_scale_manager")
+        self._loss_scale_manager_set = "loss_scale_manager" in kwargs
+        self._keep_bn_fp32 = kwargs.get("keep_batchnorm_fp32")
+        if self._loss_scale_manager is not None and optimizer is None:
+            raise ValueError("The argument 'optimizer' can not be None when set 'loss_scale_manager'.")
         nn = _nn()
         if not isinstance(network, nn.Cell):
             raise TypeError(f"For 'Model', 'network' must be a Cell, but got {type(network).__name__}.")
@@ -85,7 +94,6 @@ class Model:
         self._optimizer = optimizer
         self._amp_level = amp_level
         self._boost_level = boost_level
-        self._loss_scale_manager = None
         from ..parallel._utils import _get_device_num
         self._parallel_mode = context.get_auto_parallel_context("parallel_mode")
         self._device_number = _get_device_num()
@@ -105,9 +113,15 @@ class Model:
         nn = _nn()
         network = self._network
         if self._optimizer is not None:
-            if self._loss_fn is not None:
-                network = nn.WithLossCell(network, self._loss_fn)
-            network = nn.TrainOneStepCell(network, self._optimizer)
+            from ..amp.training import build_train_network
+
+            config = {}
+            if self._loss_scale_manager_set:
+                config["loss_scale_manager"] = self._loss_scale_manager
+            if self._keep_bn_fp32 is not None:
+                config["keep_batchnorm_fp32"] = self._keep_bn_fp32
+            network = build_train_network(network, self._optimizer, self._loss_fn, level=self._amp_level,
+                                          boost_level=self._boost_level, **config)
         elif self._loss_fn is not None:
             network = nn.WithLossCell(network, self._loss_fn)
         return network
@@ -130,7 +144,7 @@ class Model:
                              "simple scenarios with one data, one label and one logits, `eval_network` is optional, "
                              "and then you can set `eval_network` or `loss_fn`. For the latter case, framework will "
                              "automatically build an evaluation network with `network` and `loss_fn`.")
-        self._eval_network = _nn().WithEvalCell(self._network, self._loss_fn, False)
+        self._eval_network = _nn().WithEvalCell(self._network, self._loss_fn, self._amp_level in ("O2", "O3"))
         self._eval_indexes = [0, 1, 2]
 
     @property
@@ -274,7 +288,7 @@ class Model:
         cb_params.network = self._network
         cb_params.last_save_ckpt_step = None
         cb_params.latest_ckpt_file = None
-        cb_params.loss_scale_mananger = None  # sic: MindSpore's spelling of the key
+        cb_params.loss_scale_mananger = self._loss_scale_manager  # sic: MindSpore's spelling of the key
         cb_params.initial_step = None
         if dataset_sink_mode:
             logger.info("The CPU cannot support dataset sink mode currently. So the training process will be "
@@ -332,7 +346,10 @@ class Model:
                 self._current_step_num = (cb_params.cur_step_num - 1) % cb_params.batch_num + 1
                 cb_params.train_dataset_element = element
                 list_callback.on_train_step_begin(run_context)
-                cb_params.net_outputs = step(*element)
+                outputs = cb_params.net_outputs = step(*element)
+                manager = self._loss_scale_manager
+                if manager is not None and manager.get_drop_overflow_update():
+                    manager.update_loss_scale(bool(outputs[1].asnumpy().all()))
                 list_callback.on_train_step_end(run_context)
                 if run_context.get_stop_requested():
                     break
