@@ -3,7 +3,7 @@ each), forced fusion with each kernel strategy and the code generator, against t
 from .graphs import run_graphs
 
 # Graph seeds that fail today, by finding (notes/fuzz-findings.md).
-KNOWN_GRAPHS = {84: "fuzz-3: fuse_elementwise grouping made a cycle"}
+KNOWN_GRAPHS: dict = {}  # fuzz-3 (seed 84, fusion grouping cycle) fixed in f903824
 
 
 def test_graph_fuzz_default_seeds():

@@ -60,3 +60,44 @@ def fuzz_loss():
 def fuzz_grad():
     return ops.grad(fuzz_loss, grad_position=(), weights=[net.w0])()
 '''
+
+
+def test_fuzz_4():
+    """fwd and grad_of_jit under bytecode: a closure created after a graph break read the cell of the first
+    call (held by identity; the previous segment's exit builds a fresh cell every call): call 2 returned call 1's
+    ``x`` and its gradient was 0. Fixed in capture/bytecode (LOAD_CLOSURE reads the frame slot)."""
+    args = [("x", "tensor", [0.19, -0.52, -0.41, -2.44], [1.8, 1.14, -0.33, 0.77])]
+    for check in ("fwd", "grad_of_jit"):
+        assert_agrees(SRC_4, args, check=check, mode="bytecode")
+
+
+SRC_4 = '''\
+import numpy as np
+import sprout as ms
+from sprout import Parameter, Tensor, nn, ops
+
+
+def f(x):
+    if ops.ones(()) < 0.5:
+        pass
+
+    def g6(z, s=1.5):
+        return x
+
+    return g6(ops.ones((4,)))
+
+
+FUZZ_W0 = Tensor(np.array([0.25, 0.75, 1.25, 0.5], np.float32))
+
+
+def fuzz_combine(out):
+    return (out * FUZZ_W0).sum()
+
+
+def fuzz_loss(x):
+    return fuzz_combine(f(x))
+
+
+def fuzz_grad(x):
+    return ops.grad(fuzz_loss, grad_position=(0,), weights=None)(x)
+'''

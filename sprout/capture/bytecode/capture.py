@@ -238,6 +238,13 @@ class Capture(Handlers):
             return super().load_cell(f, k)
         return self.convert(v, ("A", path, "cell_contents"))
 
+    def op_LOAD_CLOSURE(self, f, ins):
+        # a cell of the frame being resumed is read through its slot (a guarded source), never held: the exit
+        # of the previous segment builds a fresh cell every call, so a held one would be last call's value
+        if f is self.top and ins.arg not in self.converted_slots:
+            self.load_local(f, ins.arg)
+        super().op_LOAD_CLOSURE(f, ins)
+
     def op_MAKE_CELL(self, f, ins):
         if f.locals[ins.arg] is not UNBOUND:  # an argument captured by an inner function: convert it first
             self.load_local(f, ins.arg)
