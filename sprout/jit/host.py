@@ -82,9 +82,11 @@ class HostExecutable:
 
     def __init__(self, fn, record: HostRecord, error: BaseException):
         from ..capture.bytecode import compile_bytecode
+        from ..capture.bytecode.runtime import can_run
 
         self.fn = fn
-        self.bytecode = compile_bytecode(fn)
+        # a function PIJit cannot step through (a ``match`` statement, ``except*``) runs as plain Python
+        self.bytecode = compile_bytecode(fn) if can_run(fn.__code__) else fn
         self.record = record
         self.error = error
         self.graph = Graph(f"{fn.__name__} (host segments)", [], [], [])
@@ -97,7 +99,7 @@ class HostExecutable:
     @property
     def segments(self) -> list:
         """The IR of the compiled segments PIJit made so far."""
-        return self.bytecode.graphs()
+        return self.bytecode.graphs() if self.bytecode is not self.fn else []
 
     def call(self, instance, args: tuple, kwargs: dict) -> Any:
         if instance is not None:

@@ -294,3 +294,43 @@ def test_model_code_installed_as_a_package_is_converted(tmp_path, monkeypatch):
         sys.modules.pop("zoo_model", None)
         core_errors.is_library.cache_clear()
         resolve._kind_of_file.cache_clear()
+
+
+def test_match_statement_and_except_star_run_as_python_under_lax():
+    """Constructs PIJit cannot step through either still run (as plain Python) under LAX."""
+    def f(x, mode):
+        match mode:
+            case "double":
+                y = x * 2
+            case _:
+                y = x
+        try:
+            raise ExceptionGroup("g", [ValueError("v")])
+        except* ValueError:
+            y = y + 1
+        return y
+
+    x = ms.Tensor(np.array([1.0, 2.0], np.float32))
+    for mode in ("double", "other"):
+        same(describe(f(x, mode)), describe(ms.jit(f)(x, mode)))
+    with pytest.raises(errors.JitSyntaxError, match="match statement"):
+        ms.jit(f, fullgraph=True)(x, "double")
+
+
+def _classify(v):
+    match v:
+        case 0:
+            return "zero"
+        case _:
+            return "other"
+
+
+def test_helper_with_match_called_from_host_segments():
+    def f(x, n):
+        label = _classify(n)
+        return x * float(x.sum()), label
+
+    x = ms.Tensor(np.array([1.0, 2.0], np.float32))
+    for n in (0, 3):
+        same(describe(f(x, n)), describe(ms.jit(f)(x, n)))
+        same(describe(f(x, n)), describe(ms.jit(f, capture_mode="bytecode")(x, n)))

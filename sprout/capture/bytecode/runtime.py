@@ -518,8 +518,21 @@ class _Calls:
         return fn(*args, **kwargs)
 
 
+def can_run(code: types.CodeType) -> bool:
+    """Whether PIJit's Python parts can execute every instruction of ``code`` (``match`` statements and
+    ``except*`` cannot: such a function runs as plain Python)."""
+    ok = _CAN_RUN.get(code)
+    if ok is None:
+        ok = _CAN_RUN[code] = all(hasattr(_REAL, "op_" + ins.opname) for ins in py311.decode(code).values())
+    return ok
+
+
+_CAN_RUN: dict = {}
+
+
 def _capturable(fn: types.FunctionType) -> bool:
-    return not _is_sprout(fn) and not _is_library_code(fn.__code__) and py311.is_plain_function_code(fn.__code__)
+    return not _is_sprout(fn) and not _is_library_code(fn.__code__) and py311.is_plain_function_code(fn.__code__) \
+        and can_run(fn.__code__)
 
 
 _REAL = Real(_Calls())
