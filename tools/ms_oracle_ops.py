@@ -14,11 +14,11 @@ sys.path.insert(0, str(ROOT / "tests" / "ops"))
 
 import mindspore as ms  # noqa: E402
 from mindspore import Tensor, ops, nn  # noqa: E402,F401
-from oracle import flatten, load_cases  # noqa: E402
+from oracle import flatten, helpers, load_cases  # noqa: E402
 
 
-def namespace(values, case):
-    ns = {"ops": ops, "ms": ms, "np": np, "Tensor": Tensor, "nn": nn}
+def namespace(values, case, area):
+    ns = {"ops": ops, "ms": ms, "np": np, "Tensor": Tensor, "nn": nn, **helpers(area)}
     for k, v in values.items():
         ns[k] = ms.Parameter(Tensor(v), name=k) if k.startswith("p_") else Tensor(v)
     return ns
@@ -32,7 +32,7 @@ def run(area, cases):
             store[f"{case.key}|in|{k}"] = v
         ms.set_seed(0)
         try:
-            out = eval(case.expr, namespace(values, case))  # noqa: S307 - our own case table
+            out = eval(case.expr, namespace(values, case, area))  # noqa: S307 - our own case table
             outs = flatten(out)  # MindSpore may raise only when the value is read
         except Exception as exc:  # noqa: BLE001
             store[f"{case.key}|raises"] = np.array(type(exc).__name__)

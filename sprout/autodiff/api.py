@@ -140,7 +140,7 @@ def _check_positions(grad_position, n_args: int) -> tuple[tuple, bool]:
     return tuple(p % n_args for p in positions), single
 
 
-def _grad_impl(fn, grad_position, weights, has_aux, with_value: bool):
+def _grad_impl(fn, grad_position, weights, has_aux, with_value: bool, return_ids: bool = False):
     if grad_position is None and weights is None:
         raise ValueError("grad: grad_position and weights cannot both be None")
     ws, single_weight = _weights_list(weights)
@@ -157,6 +157,9 @@ def _grad_impl(fn, grad_position, weights, has_aux, with_value: bool):
             target = out
         in_grads, w_grads = res.grads(outputs=target)
         pos = tuple(in_grads[p] for p in positions)
+        if return_ids:  # (position, gradient) and (parameter name, gradient) pairs, read by ops.get_grad
+            pos = tuple((p, g) for p, g in zip(positions, pos))
+            w_grads = [(w.name, g) for w, g in zip(ws, w_grads)]
         pos_part = pos[0] if single else pos
         w_part = w_grads[0] if single_weight else tuple(w_grads)
         if grad_position is None:
@@ -176,16 +179,12 @@ def _grad_impl(fn, grad_position, weights, has_aux, with_value: bool):
 
 def grad(fn: Callable, grad_position=0, weights=None, has_aux: bool = False, return_ids: bool = False):
     """MindSpore's ``ops.grad``: the gradient of ``fn`` w.r.t. inputs at grad_position and/or weights."""
-    if return_ids:
-        raise NotImplementedError("grad: return_ids=True is not supported by sprout")
-    return _grad_impl(fn, grad_position, weights, has_aux, with_value=False)
+    return _grad_impl(fn, grad_position, weights, has_aux, with_value=False, return_ids=bool(return_ids))
 
 
 def value_and_grad(fn: Callable, grad_position=0, weights=None, has_aux: bool = False, return_ids: bool = False):
     """MindSpore's ``ops.value_and_grad``: returns ``(outputs, gradients)``."""
-    if return_ids:
-        raise NotImplementedError("value_and_grad: return_ids=True is not supported by sprout")
-    return _grad_impl(fn, grad_position, weights, has_aux, with_value=True)
+    return _grad_impl(fn, grad_position, weights, has_aux, with_value=True, return_ids=bool(return_ids))
 
 
 def vjp(fn: Callable, *inputs, weights=None, has_aux: bool = False):

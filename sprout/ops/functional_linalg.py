@@ -16,7 +16,7 @@ __all__ = ["inverse", "matrix_inverse", "det", "matrix_determinant", "slogdet", 
            "lstsq", "lu_unpack", "lu_solve", "matrix_power", "matrix_exp", "trace", "norm", "vector_norm",
            "matrix_norm", "cross", "kron", "inner", "dot", "tensor_dot", "tensordot", "vecdot", "mv", "addmv",
            "addmm", "addbmm", "addr", "ger", "batch_dot", "cdist", "pdist", "dist", "block_diag",
-           "matrix_band_part", "geqrf", "orgqr", "ormqr", "adjoint", "matrix_triangular_solve"]
+           "matrix_band_part", "geqrf", "orgqr", "ormqr", "adjoint", "matrix_triangular_solve", "einsum"]
 
 
 def _float_matrix(x, op: str) -> Tensor:
@@ -497,3 +497,22 @@ def ormqr(input, tau, other, left=True, transpose=False):  # noqa: A002
     qm = adjoint(q) if transpose else q
     o = _float_matrix(other, "Ormqr")
     return F.matmul(qm, o) if left else F.matmul(o, qm)
+
+
+def einsum(equation, *operands):
+    """Einstein summation (NumPy's subscripts, '...' broadcasting, implicit output); differentiable."""
+    from . import einsum_ops as E
+
+    if len(operands) == 1 and isinstance(operands[0], (tuple, list)):
+        operands = tuple(operands[0])
+    if not isinstance(equation, str):
+        raise TypeError(f"einsum: equation must be a string, got {type(equation).__name__}")
+    xs = [_as_tensor(x, "Einsum") for x in operands]
+    if not xs:
+        raise ValueError("einsum: needs at least one operand")
+    dt = xs[0].dtype
+    for x in xs[1:]:
+        dt = mstype.promote(dt, x.dtype)
+    xs = [x if x.dtype is dt else F.cast(x, dt) for x in xs]
+    eq = E.normalize(equation, [x.ndim for x in xs])
+    return bind(E.EINSUM, tuple(xs), {"equation": eq})

@@ -110,3 +110,13 @@ CASES = [
          why="the Householder vectors below R are LAPACK's own representation; checked through |R|"),
     Case("Orgqr", lambda x: ops.orgqr(*ops.geqrf(x)), (F64(4, 3),), _orgqr_ref, grad=()),
 ]
+
+CASES += [
+    Case("Einsum", lambda a, b: ops.einsum("bij,bjk->bik", a, b), (F64(2, 2, 3), F64(2, 3, 2)),
+         lambda a, b: np.einsum("bij,bjk->bik", a, b)),
+    Case("Einsum", lambda a: ops.einsum("iij->ji", a), (F64(3, 3, 2),), lambda a: np.einsum("iij->ji", a),
+         label="diagonal"),
+    Case("Einsum", lambda a, b: ops.einsum("...i,j->...ij", a, b), (F64(2, 1, 3), F64(2)),
+         lambda a, b: np.einsum("...i,j->...ij", a, b), label="ellipsis"),
+    Case("Einsum", lambda a: ops.einsum("ij->", a), (F64(2, 3),), lambda a: np.einsum("ij->", a), label="total"),
+]

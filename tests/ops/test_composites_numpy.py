@@ -176,3 +176,27 @@ def test_roi_align_gradients_match_finite_differences_and_jit():
         fd[idx] = (loss(T(hi)).asnumpy() - loss(T(lo)).asnumpy()) / (2 * eps)
     np.testing.assert_allclose(g, fd, rtol=1e-6, atol=1e-8)
     np.testing.assert_allclose(ms.grad(ms.jit(loss))(T(feats)).asnumpy(), g, rtol=1e-12)
+
+
+def test_inplace_spellings_and_ext_aliases():
+    x = T(np.array([0.5, -2.0, 3.0], np.float32))
+    y = ops.tanh_(x)
+    assert y is x
+    close(x, np.tanh(np.array([0.5, -2.0, 3.0], np.float32)))
+    z = T(np.array([0.5, -2.0, 3.0], np.float32))
+    ops.clamp_(z, -1.0, 1.0)
+    close(z, np.array([0.5, -1.0, 1.0], np.float32))
+    a, b = X, X[::-1]
+    close(ops.mse_loss_ext(T(a), T(b)), np.float32(((a - b) ** 2).mean()))
+
+
+def test_rotary_position_embedding_both_modes(tmp_path):
+    x = rng.uniform(-1, 1, (2, 3, 4)).astype(np.float32)
+    cos = rng.uniform(-1, 1, (3, 4)).astype(np.float32)
+    sin = rng.uniform(-1, 1, (3, 4)).astype(np.float32)
+    half = np.concatenate([-x[..., 2:], x[..., :2]], -1)
+    close(ops.rotary_position_embedding(T(x), T(cos), T(sin)), x * cos + half * sin)
+    pairs = np.stack([-x[..., 1::2], x[..., 0::2]], -1).reshape(x.shape)
+    close(ops.rotary_position_embedding(T(x), T(cos), T(sin), 1), x * cos + pairs * sin)
+    ops.tensordump(str(tmp_path / "dump"), T(x))
+    np.testing.assert_array_equal(np.load(tmp_path / "dump.npy"), x)

@@ -9,7 +9,7 @@ import pytest
 
 import sprout as ms
 from sprout import nn, ops
-from oracle import flatten, load_cases
+from oracle import flatten, helpers, load_cases
 
 DATA = Path(__file__).parent / "data"
 AREAS = load_cases()
@@ -26,8 +26,8 @@ def _store(area):
 PARAMS = [(area, case) for area, cases in sorted(AREAS.items()) for case in cases]
 
 
-def _namespace(store, case):
-    ns = {"ops": ops, "ms": ms, "np": np, "Tensor": ms.Tensor, "nn": nn}
+def _namespace(store, case, area):
+    ns = {"ops": ops, "ms": ms, "np": np, "Tensor": ms.Tensor, "nn": nn, **helpers(area)}
     prefix = f"{case.key}|in|"
     for k, v in store.items():
         if k.startswith(prefix):
@@ -43,7 +43,7 @@ def test_matches_mindspore(area, case):
     raised = store.get(f"{case.key}|raises")
     if f"{case.key}|n" not in store and raised is None:
         pytest.fail(f"{case.key}: no stored MindSpore result (rerun tools/ms_oracle_ops.py {area})")
-    ns = _namespace(store, case)
+    ns = _namespace(store, case, area)
     ms.set_seed(0)
     if raised is not None:
         kind = {"TypeError": TypeError, "ValueError": ValueError, "IndexError": IndexError,
@@ -67,14 +67,14 @@ def test_matches_mindspore(area, case):
             np.testing.assert_allclose(got, want, rtol=case.rtol, atol=case.atol, err_msg=what)
 
 
-def _compiled(case, names):
+def _compiled(case, names, area):
     """``case.expr`` as a real function (source registered with linecache, so jit's AST capture can read it)."""
     import linecache
 
     src = f"def oracle_case({', '.join(names)}):\n    return {case.expr}\n"
     filename = f"<oracle {case.key}>"
     linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
-    ns = {"ops": ops, "ms": ms, "np": np, "Tensor": ms.Tensor, "nn": nn}
+    ns = {"ops": ops, "ms": ms, "np": np, "Tensor": ms.Tensor, "nn": nn, **helpers(area)}
     exec(compile(src, filename, "exec"), ns)  # noqa: S102 - the case table's own expression
     return ns["oracle_case"]
 
@@ -89,9 +89,9 @@ def test_same_under_jit(area, case, mode):
     store = _store(area)
     if store is None or f"{case.key}|n" not in store:
         pytest.skip("no stored MindSpore result")
-    ns = _namespace(store, case)
+    ns = _namespace(store, case, area)
     names = sorted(k for k in case.inputs)
-    fn = _compiled(case, names)
+    fn = _compiled(case, names, area)
     args = [ns[k] for k in names]
     want = flatten(fn(*args))
     got = flatten(ms.jit(fn, capture_mode=mode)(*args) if mode == "bytecode" else ms.jit(fn)(*args))

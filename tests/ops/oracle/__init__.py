@@ -55,6 +55,13 @@ def flatten(out) -> list:
     return [np.asarray(out)]
 
 
+def helpers(area: str) -> dict:
+    """Named functions a case module offers its expressions (``HELPERS``)."""
+    import importlib
+
+    return dict(getattr(importlib.import_module(f"{__name__}.cases_{area}"), "HELPERS", {}))
+
+
 def load_cases() -> dict:
     """area -> list of OC, from every ``cases_<area>.py`` in this package."""
     import importlib

@@ -1,0 +1,206 @@
+"""The remaining functional names: in-place spellings, MindSpore's ``*_ext`` aliases, real-valued versions of the
+complex helpers, FFT sample frequencies and shifts, condition numbers, rotary embeddings, tensor dumps."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import dtype as mstype
+from ..core.tensor import Tensor
+from . import functional as F
+from .composite import _float_input
+from .functional import _as_tensor
+
+__all__ = ["tensor_slice", "stop_gradient_", "tanh_", "clamp_", "inplace_sigmoid", "deepcopy", "isnan_ext",
+           "diff_ext", "baddbmm_ext", "mse_loss_ext", "adaptive_avg_pool2d_ext", "einsum_ext", "col2im",
+           "rotary_position_embedding", "tensordump", "move_to", "fftshift", "ifftshift", "fftfreq", "rfftfreq",
+           "real", "imag", "conj", "angle", "cond", "cosine_embedding_loss", "float_status"]
+
+
+def _inplace(x, out):
+    x._rebind(out)
+    return x
+
+
+def tensor_slice(input, begin, size):  # noqa: A002
+    from .functional_shape import slice as slice_fn
+
+    return slice_fn(input, begin, size)
+
+
+def stop_gradient_(input):  # noqa: A002
+    return _inplace(input, F.stop_gradient(input))
+
+
+def tanh_(input):  # noqa: A002
+    return _inplace(input, F.tanh(input))
+
+
+def clamp_(input, min=None, max=None):  # noqa: A002
+    return _inplace(input, F.clamp(input, min, max))
+
+
+def inplace_sigmoid(input):  # noqa: A002
+    return _inplace(input, F.sigmoid(input))
+
+
+def deepcopy(input_x):
+    """A new tensor holding a copy of the values."""
+    return F.identity(_as_tensor(input_x, "deepcopy"))
+
+
+def isnan_ext(tensor):
+    return F.isnan(tensor)
+
+
+def diff_ext(input, n=1, dim=-1, prepend=None, append=None):  # noqa: A002
+    return F.diff(input, n, dim, prepend, append)
+
+
+def baddbmm_ext(input, batch1, batch2, *, beta=1, alpha=1):  # noqa: A002
+    return F.baddbmm(input, batch1, batch2, beta, alpha)
+
+
+def mse_loss_ext(input, target, reduction="mean"):  # noqa: A002
+    return F.mse_loss(input, target, reduction)
+
+
+def adaptive_avg_pool2d_ext(input, output_size):  # noqa: A002
+    return F.adaptive_avg_pool2d(input, output_size)
+
+
+def einsum_ext(equation, *operands):
+    return F.einsum(equation, *operands)
+
+
+def col2im(input_x, output_size, kernel_size, dilation, padding_value, stride):
+    """(N, C, kh*kw, L) blocks summed back into (N, C, H, W) (Col2Im)."""
+    from .functional_image import fold
+
+    x = _as_tensor(input_x, "Col2Im")
+    n, c = x.shape[:2]
+    return fold(F.reshape(x, (n, -1, x.shape[-1])), output_size, kernel_size, dilation, padding_value, stride)
+
+
+def rotary_position_embedding(x, cos, sin, mode=0):
+    """x * cos + rotate(x) * sin: mode 0 rotates halves (-x2, x1), mode 1 rotates interleaved pairs."""
+    t = _float_input(x, "rotary_position_embedding")
+    d = t.shape[-1]
+    if d % 2:
+        raise ValueError(f"rotary_position_embedding: the last axis ({d}) must be even")
+    if mode == 0:
+        x1, x2 = F.split(t, d // 2, -1)
+        rot = F.concat([F.neg(x2), x1], -1)
+    elif mode == 1:
+        pairs = F.reshape(t, tuple(t.shape[:-1]) + (d // 2, 2))
+        rot = F.reshape(F.stack([F.neg(pairs[..., 1]), pairs[..., 0]], -1), tuple(t.shape))
+    else:
+        raise ValueError(f"rotary_position_embedding: mode must be 0 or 1, got {mode!r}")
+    return F.add(F.mul(t, cos), F.mul(rot, sin))
+
+
+def tensordump(file_name, tensor, mode="out"):
+    """Save ``tensor`` as a .npy file (``.npy`` appended when missing); the write is atomic."""
+    import os
+    import tempfile
+
+    if mode not in ("out", "in", "all"):
+        raise ValueError(f"tensordump: mode must be 'out', 'in' or 'all', got {mode!r}")
+    if not isinstance(file_name, str) or not file_name:
+        raise ValueError(f"tensordump: file_name must be a non-empty string, got {file_name!r}")
+    path = file_name if file_name.endswith(".npy") else file_name + ".npy"
+    arr = _as_tensor(tensor, "tensordump").asnumpy()
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            np.save(f, arr)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise
+
+
+def move_to(input, to="CPU", blocking=True):  # noqa: A002
+    """A copy of ``input`` on the CPU (the only device sprout has)."""
+    if to not in ("CPU", "cpu"):
+        raise ValueError(f"move_to: sprout runs on the CPU only; cannot move a tensor to {to!r}")
+    return F.identity(_as_tensor(input, "move_to"))
+
+
+def _shift(x, dim, sign):
+    t = _as_tensor(x, "fftshift")
+    dims = tuple(range(t.ndim)) if dim is None else ((dim,) if isinstance(dim, int) else tuple(dim))
+    shifts = tuple(sign * (t.shape[d] // 2) if sign > 0 else -(t.shape[d] // 2) for d in dims)
+    return F.roll(t, shifts, dims)
+
+
+def fftshift(input, dim=None):  # noqa: A002
+    """Move the zero-frequency entry to the centre (a roll by n // 2 along each axis)."""
+    return _shift(input, dim, 1)
+
+
+def ifftshift(input, dim=None):  # noqa: A002
+    return _shift(input, dim, -1)
+
+
+def fftfreq(n, d=1.0, dtype=None):
+    """The sample frequencies of an n-point DFT with spacing d: [0, 1, ..., -n//2 ...] / (d n)."""
+    return Tensor(np.fft.fftfreq(int(n), float(d)).astype(mstype.to_dtype(dtype or mstype.float32).np))
+
+
+def rfftfreq(n, d=1.0, dtype=None):
+    return Tensor(np.fft.rfftfreq(int(n), float(d)).astype(mstype.to_dtype(dtype or mstype.float32).np))
+
+
+def real(input):  # noqa: A002
+    """sprout has no complex dtypes: a tensor is its own real part."""
+    return _as_tensor(input, "real")
+
+
+def imag(input):  # noqa: A002
+    return F.zeros_like(_as_tensor(input, "imag"))
+
+
+def conj(input):  # noqa: A002
+    return _as_tensor(input, "conj")
+
+
+def angle(input):  # noqa: A002
+    """The argument of a real number: pi for negative values, else 0 (MindSpore accepts complex inputs only)."""
+    t = _float_input(input, "angle")
+    return F.where(F.less(t, 0.0), F.full_like(t, math.pi), F.zeros_like(t))
+
+
+def cond(A, p=None):  # noqa: N803
+    """The condition number of the matrices: s_max / s_min for p None/2 (s_min / s_max for -2), else
+    norm_p(A) * norm_p(inv(A))."""
+    a = _float_input(A, "cond")
+    if p in (None, 2, -2):
+        s = F.svd(a, compute_uv=False)
+        hi, lo = F.amax(s, -1), F.amin(s, -1)
+        return F.div(hi, lo) if p != -2 else F.div(lo, hi)
+    return F.mul(F.matrix_norm(a, p), F.matrix_norm(F.inverse(a), p))
+
+
+def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction="mean"):
+    """1 - cos(x1, x2) for target 1, max(0, cos(x1, x2) - margin) for target -1."""
+    if not -1.0 <= margin <= 1.0:
+        raise ValueError(f"cosine_embedding_loss: margin must be in [-1, 1], got {margin}")
+    a, b = _float_input(input1, "cosine_embedding_loss"), _float_input(input2, "cosine_embedding_loss")
+    cos = F.div(F.sum(F.mul(a, b), -1), F.sqrt(F.mul(F.add(F.sum(F.square(a), -1), 1e-12),
+                                                    F.add(F.sum(F.square(b), -1), 1e-12))))
+    tgt = F.cast(target, cos.dtype)
+    loss = F.where(F.greater(tgt, 0.0), F.sub(1.0, cos), F.relu(F.sub(cos, float(margin))))
+    if reduction == "none":
+        return loss
+    if reduction not in ("mean", "sum"):
+        raise ValueError(f"cosine_embedding_loss: reduction must be 'none', 'mean' or 'sum', got {reduction!r}")
+    return F.mean(loss) if reduction == "mean" else F.sum(loss)
+
+
+def float_status(x):
+    """[1.0] when ``x`` holds a NaN or an infinity, else [0.0] (Float32, shape (1,))."""
+    bad = F.logical_not(F.all(F.isfinite(x)))
+    return F.reshape(F.cast(bad, mstype.float32), (1,))
