@@ -240,3 +240,6 @@ class GradOperation:
             return in_part[0]
 
         return wrapped
+
+# function transforms built on grad/vjp, exported through the same entry as grad (ops imports them from here)
+from .transforms import derivative, get_grad, jacfwd, jacrev, jet, jvp, linearize, vmap  # noqa: E402,F401

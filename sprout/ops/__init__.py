@@ -10,6 +10,6 @@ from . import tensor_methods  # noqa: F401
 from . import operations  # noqa: F401
 from .hof import HyperMap, Map, MultitypeFuncGraph, Partial  # noqa: F401
 from ..autodiff.api import GradOperation, grad, value_and_grad, vjp  # noqa: F401
-from ..autodiff.transforms import derivative, get_grad, jacfwd, jacrev, jet, jvp, linearize, vmap  # noqa: F401
+from ..autodiff.api import derivative, get_grad, jacfwd, jacrev, jet, jvp, linearize, vmap  # noqa: F401
 from . import primitive  # noqa: F401  (ops.primitive.constexpr ...)
 from .primitive import PrimitiveWithCheck, PrimitiveWithInfer, constexpr, prim_attr_register  # noqa: F401
