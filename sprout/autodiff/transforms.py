@@ -45,7 +45,7 @@ def jvp(fn: Callable, inputs, v, has_aux: bool = False):
         return out
 
     res = vjp(run, *xs, has_aux=has_aux)
-    outputs, vjp_fn = res[0], res[1]
+    outputs = res[0]
     outs = _tuple(outputs)
 
     def pairing(*us):
