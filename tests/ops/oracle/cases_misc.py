@@ -92,4 +92,9 @@ CASES = [
     OC("diff_ext", "ops.diff_ext(x)", {"x": U(3, 4)}),
     OC("isnan_ext", "ops.isnan_ext(x)", {"x": C([1.0, float("nan")], "float32")}),
     OC("constexpr", "ops.constexpr(lambda n: tuple(range(n)))(3)", {}),
+    # MindSpore CPU has no Einsum kernel (values are checked against NumPy in the op table); its equation
+    # checks run before kernel selection
+    OC("einsum_operand_count", "ops.einsum('ij,jk->ik', a)", {"a": U(2, 3)}, check="raises"),
+    OC("einsum_unknown_output", "ops.einsum('ij->k', a)", {"a": U(2, 3)}, check="raises"),
+    OC("einsum_rank", "ops.einsum('ijk->i', a)", {"a": U(2, 3)}, check="raises"),
 ]
