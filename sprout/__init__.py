@@ -27,6 +27,8 @@ from .train import (Model, Callback, RunContext, LossMonitor, TimeMonitor, Model
                     save_checkpoint, load_checkpoint, load_param_into_net)
 from .train import LossScaleManager, FixedLossScaleManager, DynamicLossScaleManager  # noqa: F401
 from . import amp  # noqa: F401
+from .deploy import export, load  # noqa: F401
+from . import onnx  # noqa: F401
 from . import log  # noqa: F401
 from . import debug  # noqa: F401
 from .profiler import Profiler  # noqa: F401

@@ -400,6 +400,27 @@ class Explanation:
         return "\n".join(parts + [f"== generated source ==\n{self.source}"])
 
 
+def compile_graph(fn, args: tuple, kwargs: dict | None = None, jit_level: str = "O0") -> Executable:
+    """A fresh compile of ``fn`` (a Cell, a plain or jitted function or method) for these arguments at
+    ``jit_level``, outside any cache the user's own calls use: ``.graph`` is the optimized IR, ``.traced.sources``
+    says which graph input is which argument leaf or Parameter. Used by model export (``sprout.deploy``)."""
+    inst = None
+    if hasattr(fn, "construct") and not isinstance(fn, (types.FunctionType, JitFunction, BoundJit)):
+        inst, fn = fn, type(fn).construct
+    elif isinstance(fn, BoundJit):
+        inst, fn = fn._inst, fn._jf.fn
+    elif isinstance(fn, types.MethodType):
+        inst, fn = fn.__self__, fn.__func__
+    if isinstance(fn, JitFunction):
+        fn = fn.fn
+    if not isinstance(fn, types.FunctionType):
+        raise TypeError(f"compile_graph: expects a Cell or a function, got {type(fn).__name__}")
+    jf = JitFunction(fn, _options("ast", jit_level, 0, False, "", {}))
+    if inst is not None:
+        return jf.__get__(inst, type(inst)).explain(*args, **(kwargs or {})).executable
+    return jf.explain(*args, **(kwargs or {})).executable
+
+
 def explain(fn, *args, **kwargs) -> Explanation:
     """``sprout.jit.explain(f, *args)``: IR text per stage and generated source of jitted ``f`` for these inputs."""
     if not isinstance(fn, (JitFunction, BoundJit)):

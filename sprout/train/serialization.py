@@ -12,7 +12,7 @@ import numpy as np
 
 from sprout.train import _ckpt_proto as proto
 
-__all__ = ["CheckpointLoadError", "load_checkpoint", "load_param_into_net", "save_checkpoint"]
+__all__ = ["CheckpointLoadError", "load_checkpoint", "load_param_into_net", "save_checkpoint", "export", "load"]
 
 logger = logging.getLogger("sprout.train")
 
@@ -466,3 +466,17 @@ def load_param_into_net(net, parameter_dict, strict_load=False, remove_redundanc
                        len(param_not_load), param_not_load)
     ckpt_not_load = [name for name in parameter_dict if name not in used]
     return param_not_load, ckpt_not_load
+
+
+def export(net, *inputs, file_name, file_format, **kwargs):
+    """``mindspore.train.serialization.export``: see ``sprout.deploy.export``."""
+    from ..deploy.api import export as _export
+
+    return _export(net, *inputs, file_name=file_name, file_format=file_format, **kwargs)
+
+
+def load(file_name, **kwargs):
+    """``mindspore.train.serialization.load``: see ``sprout.deploy.load``."""
+    from ..deploy.api import load as _load
+
+    return _load(file_name, **kwargs)
