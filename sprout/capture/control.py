@@ -351,7 +351,11 @@ def _symbolic_while(cond_fn, body_fn, state, names, live_out, loc):
     kinds = {i: k for i, x in enumerate(leaves) if (k := kind_of(x)) is not None}
     record: dict = {}
     extra: list = []  # outer values the body writes (Parameters, outer tensors, the effect token): carried too
-    for _ in range(4):
+    # loop variables that start as a caller's tensor and are written in place in the body: eagerly the write
+    # reaches that tensor while the variable is still its object (until the body rebinds the name). A
+    # carried bool says so; the tensor is carried too (``alias_when``). {leaf index: flag tensor}
+    still: dict = {}
+    for _ in range(5):
         order = sorted(carry)
         in_types = [carry[i] for i in order]
 
@@ -359,11 +363,18 @@ def _symbolic_while(cond_fn, body_fn, state, names, live_out, loc):
             cur = list(leaves)
             for i, t in zip(order, ts):
                 cur[i] = as_scalar(t, kinds[i]) if i in kinds else t
+            b = dispatch.current_builder()
+            for i, t in zip(order, ts):
+                if i in still:
+                    b.alias_when(t, leaves[i], b.target(still[i]))
             out = tuple(body_fn(*unflatten(spec, cur)))
             record["out"] = out
             out_leaves: list = []
             record["spec"] = flatten(out, out_leaves, _is_value_leaf)
             record["leaves"] = out_leaves
+            for i, t in zip(order, ts):  # rebound in the body: no longer the caller's object afterwards
+                if i in still and (len(out_leaves) != len(leaves) or out_leaves[i] is not t):
+                    b.write(b.target(still[i]), Const(np.array(False)))
             if len(out_leaves) != len(leaves):
                 return []
             return [_coerce(out_leaves[i], carry[i]) for i in order]
@@ -392,6 +403,14 @@ def _symbolic_while(cond_fn, body_fn, state, names, live_out, loc):
         more = [w for w in written_outer([g_body], operands) if w is not None and all(w is not e for e in extra)]
         if more:
             extra, changed = extra + more, True
+        index = {v.uid: k for k, v in enumerate(g_body.inputs)}
+        for t, _ in g_body.updates:
+            k = index[t.uid]
+            i = order[k] if k < len(order) else None
+            if i is not None and i not in still and isinstance(leaves[i], Tensor):
+                still[i] = Tensor(np.array(True))
+                extra = extra + [still[i]] + ([leaves[i]] if all(leaves[i] is not e for e in extra) else [])
+                changed = True
         for i in order:
             if i in kinds:
                 kind = join_kinds(kinds[i], kind_of(record["leaves"][i]))
@@ -430,7 +449,9 @@ def _symbolic_while(cond_fn, body_fn, state, names, live_out, loc):
         inits.append(x)
     outs = bind(WHILE_LOOP, (*inits, *extra, *g_cond.captured, *g_body.captured),
                 {"cond": g_cond, "body": g_body, "n_vars": len(order) + len(extra), "n_cond": len(g_cond.captured)})
-    write_back(extra, outs[len(order):])
+    flags = {id(f) for f in still.values()}
+    kept = [(e, o) for e, o in zip(extra, outs[len(order):]) if id(e) not in flags]
+    write_back([e for e, _ in kept], [o for _, o in kept])
     final = list(leaves)
     for i, o in zip(order, outs):
         final[i] = as_scalar(o, kinds[i]) if i in kinds else o

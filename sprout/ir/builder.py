@@ -260,7 +260,7 @@ class GraphBuilder:
         """This builder's tracer for a tensor an op writes."""
         if isinstance(a, Tracer):
             return a if a._builder is self else self._lift(a)
-        if isinstance(a, Parameter) or id(a) in self._state:
+        if isinstance(a, Parameter) or id(a) in self._state or id(a) in self._params:
             return self.param_tracer(a)
         return self._promote(a)
 

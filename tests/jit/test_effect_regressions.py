@@ -294,3 +294,34 @@ def test_write_through_a_name_that_is_the_argument_on_one_branch_only():
             for other in seen[1:]:
                 for a, b in zip(seen[0], other):
                     np.testing.assert_allclose(b, a, rtol=1e-6)
+
+
+def test_loop_variable_written_while_it_is_still_the_argument():
+    """A loop variable starts as the caller's tensor, is written in place, then rebound in the body:
+    eagerly only the writes before the rebinding reach the caller (fuzz seed 406)."""
+    def f(x, y, s):
+        i = 0
+        while (ops.mean(x) < 3.0) and i < 2:
+            i = i + 1
+            if s > 0.3:
+                ops.assign(y, ops.abs(x) + 0.5)
+            y *= 2
+        return x + y
+
+    def g(x, y):
+        i = 0
+        while ops.mean(x) < 3.0 and i < 3:
+            i = i + 1
+            ops.assign_add(y, x)  # y stays the caller's object: every iteration writes it
+            x = x + y
+        return x
+
+    for fn, extra in ((f, (ms.mutable(0.5),)), (g, ())):
+        seen = []
+        for run in (fn, jit(fn), jit(fn, capture_mode="bytecode")):
+            x = Tensor(np.array([1.0, -2.0, 0.5], np.float32))
+            y = Tensor(np.full(3, 0.25, np.float32))
+            seen.append((run(x, y, *extra).asnumpy(), x.asnumpy(), y.asnumpy()))
+        for other in seen[1:]:
+            for a, b in zip(seen[0], other):
+                np.testing.assert_allclose(b, a, rtol=1e-6)
