@@ -455,7 +455,7 @@ def jit(function: Callable | None = None, *, capture_mode: str = "ast", jit_leve
         if isinstance(func, (JitFunction, BoundJit)):
             return func
         if opts["capture_mode"] == "bytecode":
-            return _wrap_bytecode(func, opts["fullgraph"])
+            return _wrap_bytecode(func, opts["fullgraph"], opts["jit_level"])
         if isinstance(func, type):
             if not hasattr(func, "construct"):
                 raise TypeError(f"jit: a class must be a Cell subclass with construct, got {func.__name__}")
@@ -483,25 +483,29 @@ def jit(function: Callable | None = None, *, capture_mode: str = "ast", jit_leve
 ms_function = jit
 
 
-def _wrap_bytecode(func, fullgraph: bool):
+def _wrap_bytecode(func, fullgraph: bool, jit_level: str):
     """PIJit: the same decorator forms, dispatched to the bytecode capture front-end."""
     from ..capture.bytecode import BytecodeFunction, compile_bytecode
 
+    def make(fn):
+        return compile_bytecode(fn, fullgraph=fullgraph, jit_level=jit_level)
+
     if isinstance(func, BytecodeFunction):
-        return func
+        return make(func)
     if isinstance(func, type):  # a Cell class
         if not hasattr(func, "construct"):
             raise TypeError(f"jit: a class must be a Cell subclass with construct, got {func.__name__}")
-        func.construct = compile_bytecode(func.__dict__.get("construct", func.construct), fullgraph=fullgraph)
+        func.construct = make(func.__dict__.get("construct", func.construct))
         return func
     if hasattr(func, "construct") and not isinstance(func, types.FunctionType):  # a Cell instance
         raw = getattr(func.construct, "__func__", func.construct)
-        return types.MethodType(compile_bytecode(raw, fullgraph=fullgraph), func)
+        return types.MethodType(make(raw), func)
     if isinstance(func, types.MethodType):
-        return types.MethodType(compile_bytecode(func.__func__, fullgraph=fullgraph), func.__self__)
+        return types.MethodType(make(func.__func__), func.__self__)
     if not isinstance(func, types.FunctionType):
         raise TypeError(f"jit: expects a function, method or Cell, got {type(func).__name__}")
-    return compile_bytecode(func, fullgraph=fullgraph)  # BytecodeFunction binds like a function in a class body
+    return make(func)  # BytecodeFunction binds like a function in a class body
+
 
 _graph_mode_jits: dict = {}
 

@@ -80,13 +80,14 @@ class HostExecutable:
     host = True
     static_fallback = False
 
-    def __init__(self, fn, record: HostRecord, error: BaseException):
+    def __init__(self, fn, record: HostRecord, error: BaseException, jit_level: str = ""):
         from ..capture.bytecode import compile_bytecode
         from ..capture.bytecode.runtime import can_run
 
         self.fn = fn
-        # a function PIJit cannot step through (a ``match`` statement, ``except*``) runs as plain Python
-        self.bytecode = compile_bytecode(fn) if can_run(fn.__code__) else fn
+        # a function PIJit cannot step through (a ``match`` statement, ``except*``) runs as plain Python;
+        # segments compile at the entry's resolved level (its cache key)
+        self.bytecode = compile_bytecode(fn, jit_level=jit_level) if can_run(fn.__code__) else fn
         self.record = record
         self.error = error
         self.graph = Graph(f"{fn.__name__} (host segments)", [], [], [])
@@ -133,5 +134,6 @@ def fallback(jf, exc: BaseException) -> HostExecutable | None:
         return None
     if not _plain(jf.fn):
         return None
-    return HostExecutable(jf.fn, note(jf, exc), exc)
+    flags = jf._compiling or jf.flags()
+    return HostExecutable(jf.fn, note(jf, exc), exc, flags.jit_level)
 

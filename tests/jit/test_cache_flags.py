@@ -121,3 +121,46 @@ def test_pijit_segments_recompile_when_the_jit_level_changes(always_fuse):
     context.set_context(jit_level="O1")
     np.testing.assert_array_equal(g(x).asnumpy(), 3.0)
     assert any("FusedElementwise" in str(gr) for gr in g.graphs())
+
+
+def test_pijit_decorator_levels_reach_its_segments(always_fuse):
+    """jit(..., capture_mode="bytecode") with jit_level / jit_config: the segments compile at that level,
+    whatever the context's, and so do those of functions its Python parts call."""
+    from sprout.capture.bytecode.runtime import runtime_for
+
+    def helper(x):
+        z = x * 3 - 1
+        print("break")  # a graph break inside the callee: PIJit calls it from a Python part
+        return z * 2 + 1
+
+    def f(x):
+        return helper(x * 2 + 1)
+
+    def fused(graphs):
+        return any("FusedElementwise" in str(gr) for gr in graphs)
+
+    x = big()
+    context.set_context(jit_level="O1")
+    for g in (ms.jit(f, capture_mode="bytecode", jit_level="O0"),
+              ms.jit(f, capture_mode="bytecode", jit_config=ms.JitConfig(jit_level="O0"))):
+        np.testing.assert_array_equal(g(x).asnumpy(), 17.0)
+        assert g.graphs() and not fused(g.graphs())
+        callee = [e.graph for v in runtime_for(helper, False, "O0").entries.values() for e in v if e.graph]
+        assert callee and not fused(callee)
+    g = ms.jit(f, capture_mode="bytecode")
+    np.testing.assert_array_equal(g(x).asnumpy(), 17.0)
+    assert fused(g.graphs())
+
+
+def test_host_segments_compile_at_the_jits_level(always_fuse):
+    def f(x):
+        y = x * 2 + 1
+        n = int(y.asnumpy()[0, 0])  # JIT Fallback (LAX): host segments through PIJit
+        return y * n + 1
+
+    x = big()
+    context.set_context(jit_level="O1")
+    g = ms.jit(f, jit_level="O0")
+    np.testing.assert_array_equal(g(x).asnumpy(), 10.0)
+    ex = next(iter(g.cache.entries.values()))
+    assert ex.host and ex.segments and not any("FusedElementwise" in str(s) for s in ex.segments)

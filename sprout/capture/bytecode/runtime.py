@@ -246,7 +246,7 @@ def _build_entry(cap: Capture, kind: str, payload) -> Entry:
     inputs: list = []
     e.source = graph  # as captured: what gradients differentiate (autodiff.compiled.CompiledGraph)
     if outs or graph.updates:
-        graph = run_pipeline(graph)
+        graph = run_pipeline(graph, level=cap.rt.jit_level or None)
         e.graph = graph
         e.fn = generate(graph).function("graph_fn")
         for v in graph.inputs:
@@ -290,9 +290,10 @@ def _python_entry(pc: int, kwnames: tuple) -> Entry:
 class CodeRuntime:
     """The entries of one code object, keyed by the offset where a segment starts (0 = the call)."""
 
-    def __init__(self, code: types.CodeType, fullgraph: bool = False):
+    def __init__(self, code: types.CodeType, fullgraph: bool = False, jit_level: str = ""):
         self.code = code
         self.fullgraph = fullgraph
+        self.jit_level = jit_level     # the decorator's level ("": the context's, read when a segment compiles)
         self.entries: dict[int, list] = {0: []}
         self.first = self.entries[0]
         self.fast = None               # the fused fast function of the last whole-function entry used
@@ -490,14 +491,18 @@ def _flags_changed(key: str) -> None:
 context.on_change(_flags_changed)
 
 
-def runtime_for(fn: types.FunctionType, fullgraph: bool = False) -> CodeRuntime:
+_LEVEL = [""]  # the jit_level of the PIJit function running: functions its Python parts call inherit it
+
+
+def runtime_for(fn: types.FunctionType, fullgraph: bool = False, jit_level: str | None = None) -> CodeRuntime:
     # closures of one code object (functions made by one factory) read their free variables from the
     # cells captured in their entries: each closure gets its own runtime (its cells are kept alive by it)
     closure = fn.__closure__
-    key = (fn.__code__, fullgraph, tuple(map(id, closure)) if closure else ())
+    level = _LEVEL[0] if jit_level is None else jit_level
+    key = (fn.__code__, fullgraph, level, tuple(map(id, closure)) if closure else ())
     rt = _RUNTIMES.get(key)
     if rt is None:
-        rt = _RUNTIMES[key] = CodeRuntime(fn.__code__, fullgraph)
+        rt = _RUNTIMES[key] = CodeRuntime(fn.__code__, fullgraph, level)
         rt.closure = closure
     return rt
 
@@ -542,7 +547,7 @@ _REAL = Real(_Calls())
 class BytecodeFunction:
     """``jit(fn, capture_mode="bytecode")``: calls run through PIJit's guarded entries."""
 
-    def __init__(self, fn, fullgraph: bool = False):
+    def __init__(self, fn, fullgraph: bool = False, jit_level: str = ""):
         if isinstance(fn, types.MethodType):
             self._self, fn = fn.__self__, fn.__func__
         else:
@@ -553,7 +558,8 @@ class BytecodeFunction:
             raise TypeError(f"PIJit cannot capture the generator or coroutine {fn.__qualname__}")
         self.fn = fn
         self.fullgraph = fullgraph
-        self.rt = runtime_for(fn, fullgraph)
+        self.jit_level = jit_level
+        self.rt = runtime_for(fn, fullgraph, jit_level)
         functools.update_wrapper(self, fn)
 
     def __get__(self, obj, objtype=None):
@@ -585,7 +591,13 @@ class BytecodeFunction:
                     rt.report.hits += 1
                     _REPORT.hits += 1
                     return e.run(L, EMPTY, None, r)
-        return rt.run(self.fn, args, kwargs)
+        if rt.jit_level == _LEVEL[0]:
+            return rt.run(self.fn, args, kwargs)
+        outer, _LEVEL[0] = _LEVEL[0], rt.jit_level
+        try:
+            return rt.run(self.fn, args, kwargs)
+        finally:
+            _LEVEL[0] = outer
 
     def report(self) -> Report:
         """This function's own counters and records."""
@@ -600,8 +612,11 @@ class BytecodeFunction:
         return [e.graph for v in self.rt.entries.values() for e in v if e.graph is not None]
 
 
-def compile_bytecode(fn, *, fullgraph: bool = False) -> BytecodeFunction:
-    """Entry point for ``jit(fn, capture_mode="bytecode")`` / ``jit(fn, mode="PIJit")``."""
+def compile_bytecode(fn, *, fullgraph: bool = False, jit_level: str = "") -> BytecodeFunction:
+    """Entry point for ``jit(fn, capture_mode="bytecode")`` / ``jit(fn, mode="PIJit")``. ``jit_level``: the
+    pipeline level of its segments ("": the context's, read when a segment compiles)."""
     if isinstance(fn, BytecodeFunction):
-        return fn if fn.fullgraph == fullgraph else BytecodeFunction(fn.fn, fullgraph)
-    return BytecodeFunction(fn, fullgraph)
+        if fn.fullgraph == fullgraph and fn.jit_level == jit_level:
+            return fn
+        return BytecodeFunction(fn.fn, fullgraph, jit_level)
+    return BytecodeFunction(fn, fullgraph, jit_level)
