@@ -18,6 +18,9 @@ from . import dataset  # noqa: F401
 from . import mindrecord  # noqa: F401
 from . import communication, parallel  # noqa: F401
 from .context import set_algo_parameters, get_algo_parameters, reset_algo_parameters  # noqa: F401
+from .context import (set_device, get_current_device, set_deterministic, set_recursion_limit,  # noqa: F401
+                      DeviceInfo)
+from . import runtime  # noqa: F401
 from .parallel import Layout  # noqa: F401
 from . import train  # noqa: F401
 from .train import (Model, Callback, RunContext, LossMonitor, TimeMonitor, ModelCheckpoint,  # noqa: F401

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 from typing import Any
 
 GRAPH_MODE = 0
@@ -34,18 +35,41 @@ _DEFAULTS: dict[str, Any] = {
     "verify_ir": False,
     # print progress lines to stderr when a dataset folder scan or a first pass over the data is slow
     "dataset_progress": True,
-    # accepted for MindSpore compatibility; they change nothing on CPU
+    # accepted for MindSpore compatibility, checked as MindSpore checks them, reported by get_context; they change
+    # nothing on CPU (docs/context.md says why each is meaningless here)
     "max_call_depth": 1000,
     "pynative_synchronize": False,
     "enable_graph_kernel": False,
-    "max_device_memory": "1024GB",
-    "memory_optimize_level": "O0",
+    "graph_kernel_flags": "",
+    "max_device_memory": 1024.0,
+    "variable_memory_max_size": "0",
+    "mempool_block_size": 1.0,
+    "memory_optimize_level": 0,
     "runtime_num_threads": 0,
     "inter_op_parallel_num": 0,
+    "op_timeout": 900,
     "deterministic": "OFF",
     "check_bprop": False,
     "print_file_path": "",
     "jit_config": None,
+    "reserve_class_name_in_scope": True,
+    "enable_reduce_precision": True,
+    "enable_auto_mixed_precision": False,
+    "enable_sparse": False,
+    "auto_tune_mode": "NO_TUNE",
+    "ascend_config": {},
+    "gpu_config": {},
+    "exec_order": "bfs",
+    "debug_level": 0,
+    "enable_compile_cache": False,
+    "compile_cache_path": "",
+    "disable_format_transform": False,
+    "aoe_tune_mode": "",
+    "aoe_config": {},
+    "profiling_options": "training_trace",
+    "enable_profiling": False,
+    "env_config_path": "",
+    "infer_boost": "off",
     # distributed (docs/distributed.md): seconds a rank may wait in one collective before the job is ended with
     # the missing ranks named (None: wait forever); and the cross-rank check of every collective's op, shape
     # and dtype before its data moves (one small all-gather; a mismatch raises on every rank instead of hanging
@@ -65,8 +89,11 @@ _flags: dict[str, Any] = dict(_DEFAULTS)
 def set_context(**kwargs: Any) -> None:
     """Set one or more flags; unknown names and bad values raise ValueError."""
     for key, value in kwargs.items():
+        if key in _ASCEND_ONLY:
+            raise ValueError(f"set_context: set {key!r} through ascend_config (ascend_config={{{key!r}: ...}})")
         if key not in _flags:
             raise ValueError(f"set_context: unknown context option {key!r}; known: {sorted(_flags)}")
+        value = _check_ms_flag(key, value)
         if key == "mode" and value not in (GRAPH_MODE, PYNATIVE_MODE):
             raise ValueError(f"set_context: mode must be GRAPH_MODE (0) or PYNATIVE_MODE (1), got {value!r}")
         if key == "device_target":
@@ -80,8 +107,6 @@ def set_context(**kwargs: Any) -> None:
             value = _SYNTAX_LEVELS.get(value, value)
             if value not in _SYNTAX_LEVELS.values():
                 raise ValueError(f"set_context: jit_syntax_level must be STRICT, COMPATIBLE or LAX, got {value!r}")
-        if key == "save_graphs":
-            value = int(value)
         if key == "comm_timeout" and value is not None and (isinstance(value, bool) or not isinstance(
                 value, (int, float)) or value <= 0):
             raise ValueError(f"set_context: comm_timeout must be a positive number of seconds or None, got {value!r}")
@@ -90,6 +115,124 @@ def set_context(**kwargs: Any) -> None:
         _flags[key] = value
         for fn in tuple(_listeners):
             fn(key)
+
+
+# MindSpore's set_context type rules (a wrong type is a TypeError, as its args_type_check raises)
+_MS_TYPES: dict[str, Any] = {
+    "mode": int, "device_target": str, "device_id": int, "save_graphs": (bool, int), "save_graphs_path": str, "aoe_tune_mode": str,
+    "aoe_config": dict, "enable_reduce_precision": bool, "variable_memory_max_size": str,
+    "enable_auto_mixed_precision": bool, "inter_op_parallel_num": int, "enable_graph_kernel": bool,
+    "reserve_class_name_in_scope": bool, "check_bprop": bool, "max_device_memory": str, "print_file_path": str,
+    "max_call_depth": int, "env_config_path": str, "graph_kernel_flags": str, "runtime_num_threads": int,
+    "pynative_synchronize": bool, "mempool_block_size": str, "disable_format_transform": bool, "op_timeout": int,
+    "deterministic": str, "ascend_config": dict, "debug_level": int, "gpu_config": dict, "jit_config": dict,
+    "enable_compile_cache": bool, "compile_cache_path": str, "exec_order": str,
+    "profiling_options": str, "enable_profiling": bool, "infer_boost": str, "enable_sparse": bool,
+    "auto_tune_mode": str,
+}
+_CHOICES: dict[str, tuple] = {
+    "deterministic": ("ON", "OFF"), "exec_order": ("bfs", "dfs"), "debug_level": (0, 1),
+    "memory_optimize_level": ("O0", "O1"), "aoe_tune_mode": ("online", "offline"), "infer_boost": ("on", "off"),
+}
+# keys MindSpore takes only inside ascend_config
+_ASCEND_ONLY = ("precision_mode", "jit_compile", "atomic_clean_policy", "matmul_allow_hf32", "conv_allow_hf32",
+                "op_precision_mode", "host_scheduling_max_threshold", "ge_options", "op_debug_option")
+_ASCEND_CFG: dict[str, Any] = {
+    "precision_mode": ["force_fp16", "allow_fp32_to_fp16", "allow_mix_precision", "must_keep_origin_dtype",
+                       "force_fp32", "allow_fp32_to_bf16", "allow_mix_precision_fp16", "allow_mix_precision_bf16"],
+    "jit_compile": [True, False], "atomic_clean_policy": [0, 1], "matmul_allow_hf32": [True, False],
+    "conv_allow_hf32": [True, False], "op_precision_mode": (str,), "ge_options": (dict,),
+    "parallel_speed_up_json_path": (str, type(None)), "host_scheduling_max_threshold": (int,),
+    "hccl_watchdog": (bool,), "op_debug_option": (str, type(None)),
+}
+_GPU_CFG: dict[str, list] = {
+    "conv_fprop_algo": ["normal", "performance", "implicit_gemm", "precomp_gemm", "gemm", "direct", "fft",
+                        "fft_tiling", "winograd", "winograd_nonfused"],
+    "conv_dgrad_algo": ["normal", "performance", "algo_0", "algo_1", "fft", "fft_tiling", "winograd",
+                        "winograd_nonfused"],
+    "conv_wgrad_algo": ["normal", "performance", "algo_0", "algo_1", "fft", "algo_3", "fft_tiling",
+                        "winograd_nonfused"],
+    "conv_allow_tf32": [True, False], "matmul_allow_tf32": [True, False]}
+_GB = re.compile(r"[1-9][0-9]*(\.)?[0-9]*GB|0\.[0-9]*GB")
+
+
+def _gb(key: str, value: str, minimum: float = 0.0) -> float:
+    """A MindSpore size string ("3.5GB") in GB: more than 0, and at least ``minimum`` when one is given."""
+    if not _GB.fullmatch(value):
+        raise ValueError(f"set_context: '{key}' must be a size in GB such as \"5GB\" or \"3.5GB\", got {value!r}")
+    size = float(value[:-2])
+    if size == 0.0 or size < minimum:
+        raise ValueError(f"set_context: '{key}' must be at least {minimum or 'more than 0'}GB, got {value!r}")
+    return size
+
+
+def _check_cfg(key: str, value: dict, table: dict) -> dict:
+    for k, v in value.items():
+        if k not in table:
+            raise ValueError(f"set_context: the keys of '{key}' must be among {sorted(table)}, got {k!r}")
+        allowed = table[k]
+        if isinstance(allowed, list) and v not in allowed:
+            raise ValueError(f"set_context: {key}[{k!r}] must be one of {allowed}, got {v!r}")
+        if isinstance(allowed, tuple) and not isinstance(v, allowed):
+            raise TypeError(f"set_context: {key}[{k!r}] must be {' or '.join(t.__name__ for t in allowed)}, "
+                            f"got {type(v).__name__}")
+    return dict(value)
+
+
+def _check_ms_flag(key: str, value: Any) -> Any:
+    """``value`` checked and normalised as MindSpore's set_context does (types: TypeError; values: ValueError)."""
+    kind = _MS_TYPES.get(key)
+    if kind is not None and not isinstance(value, kind) and not (key == "jit_config" and value is None):
+        want = " or ".join(t.__name__ for t in kind) if isinstance(kind, tuple) else kind.__name__
+        raise TypeError(f"set_context: '{key}' must be {want}, got {type(value).__name__} {value!r}")
+    if key in _CHOICES and value not in _CHOICES[key]:
+        raise ValueError(f"set_context: '{key}' must be one of {list(_CHOICES[key])}, got {value!r}")
+    if key == "save_graphs":
+        value = 2 if value is True else int(value)
+        if not 0 <= value <= 3:
+            raise ValueError(f"set_context: 'save_graphs' must be a bool or 0-3, got {value!r}")
+    elif key == "max_call_depth" and value <= 0:
+        raise ValueError(f"set_context: 'max_call_depth' must be greater than 0, got {value}")
+    elif key == "device_id" and not 0 <= value <= 4095:
+        raise ValueError(f"set_context: 'device_id' must be in range [0, 4095], got {value}")
+    elif key in ("runtime_num_threads", "inter_op_parallel_num", "op_timeout") and value < 0:
+        raise ValueError(f"set_context: '{key}' must be >= 0, got {value}")
+    elif key == "max_device_memory":
+        value = _gb(key, value)
+    elif key == "mempool_block_size":
+        value = _gb(key, value, 1.0)
+    elif key == "variable_memory_max_size":
+        if _gb(key, value) > 31:
+            raise ValueError(f"set_context: 'variable_memory_max_size' must not be greater than 31GB, got {value!r}")
+    elif key == "memory_optimize_level":
+        value = 0 if value == "O0" else 1
+    elif key == "ascend_config":
+        value = _check_cfg(key, value, _ASCEND_CFG)
+    elif key == "gpu_config":
+        value = _check_cfg(key, value, _GPU_CFG)
+    elif key == "aoe_config":
+        value = _check_cfg(key, value, {"job_type": ["1", "2"]})
+    elif key == "jit_config" and value is not None:
+        value = _check_cfg(key, value, {"jit_level": ["O0", "O1", "O2"], "infer_boost": ["on", "off"]})
+        if value.get("infer_boost") == "on" and value.get("jit_level") in ("O1", "O2"):
+            raise ValueError("set_context: jit_config infer_boost='on' needs jit_level 'O0'")
+    elif key == "env_config_path":
+        _check_json_file(key, value)
+    elif key == "print_file_path" and value and os.path.isdir(value):
+        raise OSError(f"set_context: 'print_file_path' must be a file path, got the directory {value!r}")
+    return value
+
+
+def _check_json_file(key: str, path: str) -> None:
+    import json
+
+    if not os.path.isfile(path):
+        raise ValueError(f"set_context: the '{key}' file {os.path.realpath(path)!r} does not exist")
+    try:
+        with open(path, encoding="utf-8") as f:
+            json.load(f)
+    except ValueError as exc:
+        raise ValueError(f"set_context: the '{key}' file {path!r} is not valid JSON: {exc}") from exc
 
 
 def get_context(key: str) -> Any:
@@ -102,6 +245,7 @@ def reset_context() -> None:
     """Restore every flag to its default (used by tests)."""
     _flags.clear()
     _flags.update(_DEFAULTS)
+    _device_chosen.clear()
     for fn in tuple(_listeners):
         fn("")
 
@@ -291,3 +435,59 @@ def get_algo_parameters(attr_key: str) -> Any:
 
 def reset_algo_parameters() -> None:
     _algo.update({k: v[0] for k, v in _ALGO_DEFAULTS.items()})
+
+
+class DeviceInfo(tuple):
+    """``(device_target, device_id)`` as MindSpore's ``get_current_device`` returns it (fields by name too)."""
+
+    __slots__ = ()
+
+    def __new__(cls, device_target: str, device_id: int):
+        return super().__new__(cls, (device_target, device_id))
+
+    device_target = property(lambda self: self[0])
+    device_id = property(lambda self: self[1])
+
+
+_device_chosen: list = []  # the (target, id) given to set_device, once
+
+
+def set_device(device_target: str, device_id: int | None = None) -> None:
+    """MindSpore's ``set_device``: the device once per process (a different choice later is a RuntimeError).
+    sprout runs on CPU; GPU and Ascend are refused as a CPU-only MindSpore build refuses them."""
+    if not isinstance(device_target, str):
+        raise TypeError(f"set_device: 'device_target' must be str, got {type(device_target).__name__}")
+    if device_target not in _VALID_DEVICE:
+        raise ValueError(f"set_device: 'device_target' must be one of {list(_VALID_DEVICE)}, got {device_target}.")
+    if device_id is not None and (not isinstance(device_id, int) or isinstance(device_id, bool)):
+        raise TypeError(f"set_device: 'device_id' must be int, got {type(device_id).__name__}")
+    if device_id is not None and device_id < 0:
+        raise ValueError(f"set_device: 'device_id' must be >= 0, got {device_id}")
+    if device_target != "CPU":
+        raise RuntimeError(f"set_device: unsupported device target {device_target}; sprout runs on CPU only")
+    chosen = (device_target, 0 if device_id is None else device_id)
+    if _device_chosen and _device_chosen[0] != chosen:
+        raise RuntimeError(f"set_device: the device is already {_device_chosen[0]} and cannot be changed")
+    _device_chosen[:] = [chosen]
+    set_context(device_target=chosen[0], device_id=chosen[1])
+
+
+def get_current_device() -> DeviceInfo:
+    return DeviceInfo(_flags["device_target"], _flags["device_id"])
+
+
+def set_deterministic(deterministic: bool) -> None:
+    """MindSpore's ``set_deterministic``: sprout's kernels are deterministic either way; the flag is reported
+    by ``get_context("deterministic")`` ("ON"/"OFF")."""
+    if not isinstance(deterministic, bool):
+        raise TypeError(f"set_deterministic: 'deterministic' must be bool, got {type(deterministic).__name__}")
+    set_context(deterministic="ON" if deterministic else "OFF")
+
+
+def set_recursion_limit(recursion_limit: int = 1000) -> None:
+    """MindSpore's ``set_recursion_limit``: the call-depth limit of graph compilation (``max_call_depth``)."""
+    if not isinstance(recursion_limit, int) or isinstance(recursion_limit, bool):
+        raise TypeError(f"set_recursion_limit: 'recursion_limit' must be int, got {type(recursion_limit).__name__}")
+    if recursion_limit <= 0:
+        raise ValueError(f"set_recursion_limit: 'recursion_limit' must be > 0, got {recursion_limit}")
+    set_context(max_call_depth=recursion_limit)
