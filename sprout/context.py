@@ -119,8 +119,8 @@ def set_context(**kwargs: Any) -> None:
 
 # MindSpore's set_context type rules (a wrong type is a TypeError, as its args_type_check raises)
 _MS_TYPES: dict[str, Any] = {
-    "mode": int, "device_target": str, "device_id": int, "save_graphs": (bool, int), "save_graphs_path": str, "aoe_tune_mode": str,
-    "aoe_config": dict, "enable_reduce_precision": bool, "variable_memory_max_size": str,
+    "mode": int, "device_target": str, "device_id": int, "save_graphs": (bool, int), "save_graphs_path": str,
+    "aoe_tune_mode": str, "aoe_config": dict, "enable_reduce_precision": bool, "variable_memory_max_size": str,
     "enable_auto_mixed_precision": bool, "inter_op_parallel_num": int, "enable_graph_kernel": bool,
     "reserve_class_name_in_scope": bool, "check_bprop": bool, "max_device_memory": str, "print_file_path": str,
     "max_call_depth": int, "env_config_path": str, "graph_kernel_flags": str, "runtime_num_threads": int,

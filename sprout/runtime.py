@@ -1,4 +1,4 @@
-"""mindspore.runtime: run-time settings (launch blocking, dispatch threads, memory pool) checked as MindSpore checks them."""
+"""mindspore.runtime: run-time settings (launch blocking, dispatch threads, memory pool), checked as MindSpore does."""
 from __future__ import annotations
 
 import re
