@@ -123,6 +123,86 @@ def test_pijit_segments_recompile_when_the_jit_level_changes(always_fuse):
     assert any("FusedElementwise" in str(gr) for gr in g.graphs())
 
 
+def _flag_misses(rep) -> list:
+    return [(g.guard, g.count) for g in rep.guard_failures.values() if g.guard.startswith("the compile flags")]
+
+
+def test_pijit_entries_are_keyed_by_the_resolved_flags(always_fuse):
+    """set_context(jit_level / jit_syntax_level) after the first call: the next call misses with the
+    reason, captures and compiles again (also where the fast path answered before); switching back finds
+    the earlier entries (a hit, nothing captured)."""
+    def helper(x):
+        z = x * 3 - 1
+        print("break")  # a graph break: the callee's segments run through their own runtime
+        return z * 2 + 1
+
+    def f(x):
+        return helper(x * 2 + 1) + 1
+
+    def plain(x):
+        return x * 2 + 1
+
+    x = big()
+    context.set_context(jit_level="O0")
+    g, p = ms.jit(f, capture_mode="bytecode"), ms.jit(plain, capture_mode="bytecode")
+    g(x), g(x), p(x), p(x)
+    rep = p.report()
+    assert (rep.captures, rep.compiles, rep.hits, rep.misses) == (1, 1, 1, 1)
+    assert not any("FusedElementwise" in str(gr) for gr in g.graphs() + p.graphs())
+    captures = g.report().captures
+    context.set_context(jit_level="O1")
+    np.testing.assert_array_equal(g(x).asnumpy(), 18.0)
+    np.testing.assert_array_equal(p(x).asnumpy(), 3.0)
+    assert (rep.captures, rep.compiles, rep.hits, rep.misses) == (2, 2, 1, 2)
+    assert _flag_misses(rep) == [("the compile flags changed: jit_level O0 -> O1", 1)]
+    assert g.report().captures > captures and _flag_misses(g.report())
+    assert any("FusedElementwise" in str(gr) for gr in p.graphs())
+    context.set_context(jit_level="O0")
+    p(x)
+    assert (rep.captures, rep.hits, rep.misses) == (2, 2, 2)  # the O0 entries were kept: a hit
+    assert len(_flag_misses(rep)) == 1
+    assert not any("FusedElementwise" in str(gr) for gr in p.graphs())
+    context.set_context(jit_syntax_level="STRICT")
+    p(x)
+    assert rep.captures == 3
+    assert _flag_misses(rep)[-1] == ("the compile flags changed: syntax_level LAX -> STRICT", 1)
+    d = ms.jit(plain, capture_mode="bytecode", jit_level="O0")  # the decorator's level: the context's does not matter
+    d(x)
+    context.set_context(jit_level="O1")
+    d(x)
+    assert d.report().captures == 1 and d.report().hits == 1
+
+
+def test_pijit_under_a_precision_policy_matches_eager():
+    """A PIJit function called inside a Cell's to_float policy and outside it: each call runs the graph
+    captured under its own policy (the policy's casts are recorded into the graph), in either order."""
+    def f(x):
+        return x * 2 + 1
+
+    class Net(nn.Cell):
+        def __init__(self, fn):
+            super().__init__()
+            self.fn = fn
+
+        def construct(self, x):
+            return self.fn(x)
+
+    x = Tensor(np.ones((3,), np.float32))
+    for fn in (f, lambda x: x * 2 + 1):  # one runtime per code object: a second function starts empty
+        g = ms.jit(fn, capture_mode="bytecode")
+        order = (False, True, False, True) if fn is f else (True, False, True, False)
+        for half in order:
+            want = Net(fn).to_float(ms.float16)(x) if half else fn(x)
+            got = Net(g).to_float(ms.float16)(x) if half else g(x)
+            assert got.dtype == want.dtype
+            np.testing.assert_array_equal(got.asnumpy(), want.asnumpy())
+        assert g.report().captures == 2 and g.report().hits == 2
+        half_policy = "CastAll(dtype=mindspore.float16, out=None)"
+        assert [m for m, _ in _flag_misses(g.report())] == [
+            f"the compile flags changed: precision None -> {half_policy}" if fn is f else
+            f"the compile flags changed: precision {half_policy} -> None"]
+
+
 def test_pijit_decorator_levels_reach_its_segments(always_fuse):
     """jit(..., capture_mode="bytecode") with jit_level / jit_config: the segments compile at that level,
     whatever the context's, and so do those of functions its Python parts call."""

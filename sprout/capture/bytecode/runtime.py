@@ -6,6 +6,7 @@ import functools
 import linecache
 import types
 from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -15,6 +16,7 @@ from ...autodiff.compiled import CompiledGraph
 from ...core import dispatch
 from ...core.tensor import Tensor
 from ...ir.builder import Tracer
+from ...passes.pipeline import default_level
 from ...core.errors import JitSyntaxError, SourceLoc
 from . import py311
 from .capture import Capture, Break, _is_cell, _is_library_code, _is_sprout
@@ -26,6 +28,24 @@ from .py311 import NULL
 _new = object.__new__
 EMPTY: list = []
 MISS = object()   # what a fused fast function returns when its guards fail (or a tape records)
+_STALE: list = []  # CodeRuntime.first after set_context: no entry answers before run() checks the flags
+_FLAG_TABLES = 8   # entry tables kept per runtime, one per resolved SegmentFlags (LRU)
+
+
+class SegmentFlags(NamedTuple):
+    """The resolved settings a captured segment bakes in: its pipeline level (the decorator's, else the
+    context's), the context's syntax level (AST-jitted callees are converted with it) and the
+    mixed-precision policy active at the call (its casts are recorded into the graph)."""
+
+    jit_level: str
+    syntax_level: str
+    precision: Any
+
+
+def flags_change(old: tuple, new: tuple) -> str:
+    """'the compile flags changed: jit_level O0 -> O1' for two flag tuples of one NamedTuple type."""
+    changed = [f"{name} {a} -> {b}" for name, a, b in zip(type(new)._fields, old, new) if a != b]
+    return f"the compile flags changed: {', '.join(changed)}"
 
 
 class GraphBreakError(JitSyntaxError):
@@ -304,6 +324,36 @@ class CodeRuntime:
         self.no_dynamic: set = set()
         self.float_inputs: dict = {}   # pc -> path keys of floats that are graph inputs there
         self.report = Report()
+        self.flags: SegmentFlags | None = None  # what ``entries`` were captured under
+        self.tables: dict = {}         # SegmentFlags -> entries, least recently used first
+
+    # -- flags
+    def resolve_flags(self) -> SegmentFlags:
+        ctx = _CONTEXT_FLAGS
+        if not ctx:  # the context's level and syntax level, read once after each set_context
+            ctx += (default_level(), context.get_context("jit_syntax_level"))
+        return SegmentFlags(self.jit_level or ctx[0], ctx[1], dispatch.current_policy())
+
+    def use_flags(self, flags: SegmentFlags) -> None:
+        """Make the entries captured under ``flags`` current (none yet: a miss explained by the change)."""
+        old = self.flags
+        entries = self.tables.pop(flags, None)
+        if entries is None:
+            entries = {0: []}
+            if old is not None:
+                reason = flags_change(old, flags)
+                loc = _loc(self.code, 0)
+                for rep in (self.report, _REPORT):
+                    rec = rep.guard_failures.get((self.code.co_qualname, reason))
+                    if rec is None:
+                        rec = rep.guard_failures[(self.code.co_qualname, reason)] = GuardFailure(
+                            self.code.co_qualname, reason, loc.filename, loc.lineno)
+                    rec.count += 1
+        self.tables[flags] = entries
+        while len(self.tables) > _FLAG_TABLES:
+            dropped = self.tables.pop(next(iter(self.tables)))
+            self._count("evictions", sum(map(len, dropped.values())))
+        self.entries, self.flags, self.fast = entries, flags, None
 
     # -- dynamic shapes
     def dynamic_axes(self, pc: int) -> dict:
@@ -410,7 +460,7 @@ class CodeRuntime:
                     e.hits += 1
                     self.report.hits += 1
                     _REPORT.hits += 1
-                    if not pc:
+                    if not pc and self.first is not _STALE:
                         self.fast = e.fast
                     return e, r
                 if i == 0:
@@ -420,7 +470,7 @@ class CodeRuntime:
         else:
             self._count("misses")
         e = self.capture(f, pc)
-        if not pc:
+        if not pc and self.first is not _STALE:
             self.fast = e.fast
         r = e.check(f.locals, f.stack)
         if r.__class__ is not tuple:
@@ -428,6 +478,11 @@ class CodeRuntime:
         return e, r
 
     def run(self, fn: types.FunctionType, args, kwargs):
+        flags = self.resolve_flags()
+        if flags != self.flags:
+            self.use_flags(flags)
+        # the per-call fast path (BytecodeFunction.__call__) may answer only for calls without a policy
+        self.first = self.entries[0] if flags.precision is None else _STALE
         if not kwargs and len(args) == self.arity:
             f = Frame(fn, [*args, *self.pad])
         else:
@@ -475,17 +530,18 @@ def _dynamic_failure(b: Break) -> bool:
 
 
 _RUNTIMES: dict = {}
-_COMPILE_FLAGS = ("jit_level", "jit_config", "")  # context flags that change what a segment compiles to
 
 
 def _flags_changed(key: str) -> None:
-    """``set_context`` changed a flag the compiled segments depend on: drop every cached entry, so each
-    segment is captured again with the new setting (the jit's cache has the flags in its key)."""
-    if key in _COMPILE_FLAGS:
-        for rt in _RUNTIMES.values():
-            rt.entries = {0: []}
-            rt.first = rt.entries[0]
-            rt.fast = None
+    """``set_context`` changed a flag: the resolved flags of a segment may differ now, so no runtime's fast
+    path may answer before ``CodeRuntime.run`` has resolved them again (and switched entry tables)."""
+    _CONTEXT_FLAGS.clear()
+    for rt in _RUNTIMES.values():
+        rt.fast = None
+        rt.first = _STALE
+
+
+_CONTEXT_FLAGS: list = []
 
 
 context.on_change(_flags_changed)
@@ -573,7 +629,7 @@ class BytecodeFunction:
         if dispatch._builders:  # inside another graph being built: the ops go to that graph
             return self.fn(*args, **kwargs)
         rt = self.rt
-        if not kwargs and len(args) == rt.arity:
+        if not kwargs and len(args) == rt.arity and not dispatch._slow:
             fast = rt.fast
             if fast is not None:
                 out = fast(*args)
