@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from ..core import dispatch
 from ..ir.builder import GraphBuilder, Tracer
-from ..ir.effects import is_io
+from ..ir.effects import is_collective, is_io
 from ..ir.graph import Graph, Var
 from .tape import Tape
 
@@ -87,16 +87,24 @@ class Split:
 
 
 def _partition(joint: Joint) -> tuple[list, list, list]:
-    """Nodes the primal outputs, the updates or io need run in the forward, every other node in the
-    backward; forward values the backward reads are the residuals. Returns (fwd, bwd, residuals)."""
+    """Nodes the primal outputs, the updates, io or the forward's collectives (those that read no
+    cotangent, used or not) need run in the forward, every other node in the backward; forward values
+    the backward reads are the residuals. Returns (fwd, bwd, residuals)."""
     g = joint.graph
     primal_out, grads = g.outputs[:joint.n_out], g.outputs[joint.n_out:]
     need = {o.uid for o in primal_out if isinstance(o, Var)}
     need.update(v.uid for _, v in g.updates if isinstance(v, Var))
+    from_dout = {v.uid for v in g.inputs[joint.n_in:]}  # values computed from a cotangent
+    fwd_collective = set()
+    for i, node in enumerate(g.nodes):
+        if any(isinstance(x, Var) and x.uid in from_dout for x in node.inputs):
+            from_dout.update(o.uid for o in node.outputs)
+        elif is_collective(node):
+            fwd_collective.add(i)
     in_fwd = [False] * len(g.nodes)
     for i in range(len(g.nodes) - 1, -1, -1):
         node = g.nodes[i]
-        if is_io(node) or any(o.uid in need for o in node.outputs):
+        if is_io(node) or i in fwd_collective or any(o.uid in need for o in node.outputs):
             in_fwd[i] = True
             need.update(x.uid for x in node.inputs if isinstance(x, Var))
     fwd_nodes = [n for n, f in zip(g.nodes, in_fwd) if f]

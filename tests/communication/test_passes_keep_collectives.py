@@ -50,3 +50,28 @@ def test_gradient_graphs_keep_the_backward_collectives():
 
     for jitted, eager in simulate(body, 2):
         np.testing.assert_array_equal(jitted, eager)
+
+
+def test_a_forward_collective_whose_result_is_unused_stays_in_the_forward():
+    """The split of a differentiated graph keeps a collective that reads no cotangent in the forward
+    (it was moved to the backward, where it still ran once, but after the forward's return)."""
+    from sprout.autodiff.grad_graph import split
+
+    def loss(x):
+        ops.AllGather()(x * 2.0)     # unused
+        y = ops.AllReduce()(x)       # used by the output
+        return (y * x).sum()
+
+    def body():
+        init()
+        x = ms.Tensor(np.array([get_rank() + 1.0, 2.0], np.float32))
+        jitted = ms.jit(loss, jit_config=ms.JitConfig(jit_level="O0"))
+        g = ms.grad(jitted)(x).asnumpy()
+        s = split(next(iter(jitted.entries.values())).traced.graph)
+        fwd = [n.op.name for n in s.forward.nodes if n.op.kind == "collective"]
+        bwd = [n.op.name for n in s.backward.nodes if n.op.kind == "collective"]
+        return fwd, bwd, g, ms.grad(loss)(x).asnumpy()
+
+    for fwd, bwd, jitted, eager in simulate(body, 2):
+        assert fwd == ["AllGather", "AllReduce"] and bwd == ["AllReduce"]
+        np.testing.assert_array_equal(jitted, eager)
