@@ -1,6 +1,7 @@
 """Image classification from a folder of JPEG files, the way MindSpore tutorials do it:
 ImageFolderDataset -> RandomCropDecodeResize / flips / colour jitter (on worker processes) -> batch ->
-a small CNN trained eagerly and with @jit -> evaluation on a held-out folder.
+a small CNN trained eagerly and with @jit -> evaluation on a held-out folder -> export as MINDIR and
+ONNX -> ``ms.load`` + ``nn.GraphCell`` (and onnxruntime) predicting the test images as the trained net does.
 
 Written exactly as a MindSpore 2.x user writes it: replace ``import sprout as ms`` (and the other
 ``sprout`` imports) by ``mindspore`` and it runs unchanged. The images are generated first (no
@@ -125,7 +126,33 @@ def run(use_jit: bool, epochs: int, train_data, test_data, num_classes: int):
         print(f"[{name}] epoch {epoch}: loss {np.mean(losses):.4f} ({times[-1] * 1000:.0f} ms)")
     accuracy = evaluate(net, test_data)
     print(f"[{name}] test accuracy: {accuracy:.3f}")
-    return accuracy, times
+    return accuracy, times, net
+
+
+def deploy(net, test_data, workdir: str) -> None:
+    """Export the trained net as MINDIR and ONNX, load both back and predict the test images with them."""
+    images, labels = next(test_data.create_tuple_iterator())
+    expected = net(images).asnumpy()
+    base = os.path.join(workdir, "shapes_cnn")
+    ms.export(net, images, file_name=base, file_format="MINDIR")
+    ms.export(net, images, file_name=base, file_format="ONNX")
+
+    graph = ms.load(base + ".mindir")    # the graph alone: no Python class needed to run it
+    deployed = nn.GraphCell(graph)
+    got = deployed(images).asnumpy()
+    accuracy = float((got.argmax(1) == labels.asnumpy()).mean())
+    print(f"MINDIR ({os.path.getsize(base + '.mindir')} bytes) -> ms.load -> nn.GraphCell: "
+          f"max |difference| {np.abs(got - expected).max():.1e}, accuracy {accuracy:.3f}")
+    try:
+        import onnxruntime                # the ONNX file runs without sprout or MindSpore
+    except ImportError:
+        print("ONNX: onnxruntime is not installed, skipping the check")
+        return
+    session = onnxruntime.InferenceSession(base + ".onnx", providers=["CPUExecutionProvider"])
+    onnx_out = session.run(None, {session.get_inputs()[0].name: images.asnumpy()})[0]
+    accuracy = float((onnx_out.argmax(1) == labels.asnumpy()).mean())
+    print(f"ONNX ({os.path.getsize(base + '.onnx')} bytes) -> onnxruntime: "
+          f"max |difference| {np.abs(onnx_out - expected).max():.1e}, accuracy {accuracy:.3f}")
 
 
 def main():
@@ -148,11 +175,12 @@ def main():
     print(f"input pipeline: {images / (time.perf_counter() - start):.0f} images/s "
           f"(decode + augment on {args.workers} worker processes)")
 
-    acc_eager, t_eager = run(False, epochs, train_data, test_data, train_data.num_classes())
-    acc_jit, t_jit = run(True, epochs, train_data, test_data, train_data.num_classes())
+    acc_eager, t_eager, _ = run(False, epochs, train_data, test_data, train_data.num_classes())
+    acc_jit, t_jit, net = run(True, epochs, train_data, test_data, train_data.num_classes())
     eager, jit = float(np.median(t_eager[1:])), float(np.median(t_jit[1:]))
     print(f"median epoch: eager {eager * 1000:.0f} ms, jit {jit * 1000:.0f} ms -> jit is {eager / jit:.2f}x")
     print(f"test accuracy: eager {acc_eager:.3f}, jit {acc_jit:.3f}")
+    deploy(net, test_data, args.workdir)
 
 
 if __name__ == "__main__":

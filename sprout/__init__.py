@@ -29,6 +29,7 @@ from .train import (Model, Callback, RunContext, LossMonitor, TimeMonitor, Model
                     Top1CategoricalAccuracy, Top5CategoricalAccuracy, get_metric_fn, names,
                     save_checkpoint, load_checkpoint, load_param_into_net)
 from .train import LossScaleManager, FixedLossScaleManager, DynamicLossScaleManager  # noqa: F401
+from .train import SummaryRecord, SummaryCollector  # noqa: F401
 from . import amp  # noqa: F401
 from .deploy import export, load  # noqa: F401
 from . import onnx  # noqa: F401

@@ -5,6 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 pytest.importorskip("sklearn", reason="the examples train on scikit-learn's bundled digits")
@@ -118,3 +119,30 @@ def test_data_pipeline_examples_small(tmp_path, name, small_threshold):
         assert "every image byte-identical" in out and "num_shards=2 gives [45, 45]" in out
     if name == "image_folder_cnn.py":
         assert "'disc': 0, 'horizontal': 1, 'vertical': 2" in out and "images/s" in out
+        # export -> load -> GraphCell predicts as the trained (jit) net; the ONNX file too under onnxruntime
+        m = re.search(rf"nn.GraphCell: max \|difference\| {NUM}(e[-+][0-9]+)?, accuracy {NUM}", out)
+        assert m, out[-2000:]
+        assert float(m.group(1) + (m.group(2) or "")) <= 1e-6 and float(m.group(3)) == acc_jit
+        assert (tmp_path / "shapes_cnn.mindir").is_file() and (tmp_path / "shapes_cnn.onnx").is_file()
+        m = re.search(rf"onnxruntime: max \|difference\| {NUM}(e[-+][0-9]+)?, accuracy {NUM}", out)
+        if m is not None or "onnxruntime is not installed" not in out:
+            assert m and float(m.group(1) + (m.group(2) or "")) <= 1e-4, out[-2000:]
+
+
+def test_mixed_precision_small(tmp_path):
+    """O2 + DynamicLossScaleManager: the poisoned batch overflows, its update is skipped, the scale halves and
+    grows back; training reaches the O0 run's accuracy; SummaryCollector's loss curve reads back."""
+    from train_api.tb_reader import scalars
+    out = run_example("mixed_precision.py", "--small", cwd=tmp_path)  # measured 0.839 (O0) / 0.886 (O2)
+    m = re.search(rf"test accuracy: O0 {NUM}, O2 {NUM}", out)
+    assert m, out[-2000:]
+    assert float(m.group(1)) >= 0.75 and float(m.group(2)) >= 0.75
+    assert "step 5: loss nan, overflow, update skipped, weights unchanged, loss scale 4096 -> 2048" in out
+    assert "overflow steps: [5]; updates skipped at all of them: True" in out
+    # scale_window=20 clean steps after the overflow: the scale doubles at steps 25, 45, 65
+    assert re.search(r"step 25: loss [0-9.]+, no overflow, weights updated, loss scale 2048 -> 4096", out)
+    (path,) = (tmp_path / "summary_amp").iterdir()
+    curve = scalars(str(path))["loss/auto"]
+    assert [s for s, _ in curve] == list(range(1, 81))  # collect_freq=1: 16 steps x 5 epochs
+    assert np.isnan(curve[4][1]) and all(np.isfinite(v) for s, v in curve if s != 5)
+    assert curve[-1][1] < curve[0][1]

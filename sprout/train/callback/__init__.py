@@ -5,7 +5,8 @@ from ._monitors import LossMonitor, TimeMonitor, ProgressBar
 from ._checkpoint import CheckpointConfig, ModelCheckpoint
 from ._early_stop import EarlyStopping, ReduceLROnPlateau
 from ._history import History, LambdaCallback, LearningRateScheduler
+from ._summary_collector import SummaryCollector
 
 __all__ = ["Callback", "RunContext", "LossMonitor", "TimeMonitor", "ProgressBar", "CheckpointConfig",
            "ModelCheckpoint", "EarlyStopping", "ReduceLROnPlateau", "History", "LambdaCallback",
-           "LearningRateScheduler"]
+           "LearningRateScheduler", "SummaryCollector"]
