@@ -19,7 +19,7 @@ sys.path.insert(0, _HERE)
 def _framework_from_argv() -> str:
     if __name__ == "__main__" and "--framework" in sys.argv[:-1]:
         return sys.argv[sys.argv.index("--framework") + 1]
-    return "sprout"
+    return os.environ.get("BENCH_FRAMEWORK", "sprout")  # set by scripts importing this module (bench_amp.py)
 
 
 FRAMEWORK = _framework_from_argv()

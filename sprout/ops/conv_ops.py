@@ -6,6 +6,7 @@ from numpy.lib.stride_tricks import as_strided
 
 from ..core.op import Op, OpError, register
 from ..core.types import TensorType
+from ._gemm import gemm
 from ._infer import fmt_shape, shapes_compatible
 
 # Attributes every conv primitive carries (normalised by the functional layer):
@@ -136,7 +137,7 @@ def _conv_impl(x, w, stride=(1, 1), dilation=(1, 1), pad_mode="valid", pad=(0, 0
     # (measured: the per-sample batched GEMM beats one big GEMM + an NCHW transpose here)
     o, _, kh, kw = w.shape
     cols, gh, gw = _cols(x, kh, kw, stride, dilation, pad_mode, pad, groups)
-    out = np.matmul(w.reshape(groups, o // groups, -1), cols)  # (N, G, O/G, Ho*Wo): one batched BLAS call
+    out = gemm(w.reshape(groups, o // groups, -1), cols)  # (N, G, O/G, Ho*Wo): one batched BLAS call
     return out.reshape(x.shape[0], o, gh[0], gw[0])
 
 
@@ -153,7 +154,7 @@ def _input_grad(dout, w, x_shape, stride, dilation, pad_mode, pad, groups):
         # adds is one contiguous run of Ho*Wp per (channel, image) instead of Ho runs of Wo
         dw = np.zeros((o, n, ho, wp), dout.dtype)
         dw[:, :, :, :wo] = dout.transpose(1, 0, 2, 3)
-        dcols = (w.reshape(o, -1).T @ dw.reshape(o, -1)).reshape(c, kh, kw, n, ho * wp)
+        dcols = gemm(w.reshape(o, -1).T, dw.reshape(o, -1)).reshape(c, kh, kw, n, ho * wp)
         acc = np.zeros((c, n, hp * wp + kw), dout.dtype)  # the tail takes the zero columns' spill
         for i in range(kh):
             for j in range(kw):
@@ -162,7 +163,7 @@ def _input_grad(dout, w, x_shape, stride, dilation, pad_mode, pad, groups):
         acc = acc[:, :, :hp * wp].reshape(c, n, hp, wp)[:, :, gh[1]:gh[1] + h, gw[1]:gw[1] + wd]
         return np.ascontiguousarray(acc.transpose(1, 0, 2, 3))
     if groups == 1:
-        dcols = (w.reshape(o, -1).T @ _from_nchw(dout)).reshape(c, kh, kw, n, ho, wo)
+        dcols = gemm(w.reshape(o, -1).T, _from_nchw(dout)).reshape(c, kh, kw, n, ho, wo)
         acc = np.zeros((c, n) + padded[2:], dout.dtype)  # col2im in (C, N, H, W): kh*kw shifted adds
         sh, sw = stride
         for i in range(kh):
@@ -173,7 +174,7 @@ def _input_grad(dout, w, x_shape, stride, dilation, pad_mode, pad, groups):
         acc = acc[:, :, gh[1]:gh[1] + h, gw[1]:gw[1] + wd]
         return np.ascontiguousarray(acc.transpose(1, 0, 2, 3))
     wt = np.swapaxes(w.reshape(groups, o // groups, cg * kh * kw), 1, 2)  # (G, K, O/G)
-    dcols = np.matmul(wt, dout.reshape(n, groups, o // groups, ho * wo))  # (N, G, K, L)
+    dcols = gemm(wt, dout.reshape(n, groups, o // groups, ho * wo))  # (N, G, K, L)
     dcols = dcols.reshape(n, c, kh, kw, ho, wo)
     return np.ascontiguousarray(crop(scatter_windows(dcols, padded, stride, dilation, ho, wo), gh, gw, h, wd))
 
@@ -185,7 +186,7 @@ def _filter_grad(dout, x, w_shape, stride, dilation, pad_mode, pad, groups):
     n = x.shape[0]
     cols, _, _ = _cols(x, kh, kw, stride, dilation, pad_mode, pad, groups)  # (N, G, K, L)
     d = dout.reshape(n, groups, o // groups, -1)  # (N, G, O/G, L)
-    per_sample = np.matmul(d, np.swapaxes(cols, -1, -2))  # (N, G, O/G, K)
+    per_sample = gemm(d, np.swapaxes(cols, -1, -2))  # (N, G, O/G, K)
     return np.add.reduce(per_sample, axis=0).reshape(w_shape).astype(x.dtype, copy=False)
 
 

@@ -1,10 +1,11 @@
 """Matrix-multiplication primitives (NumPy/BLAS matmul with broadcasting batch dims)."""
 from __future__ import annotations
 
-import numpy as np
 
+from .. import dtype as mstype
 from ..core.op import Op, OpError, register
 from ..core.types import TensorType
+from ._gemm import gemm
 from ._infer import broadcast_shapes, fmt_shape
 
 
@@ -45,7 +46,7 @@ def _matmul_impl(a, b, transpose_a=False, transpose_b=False):
         b = _t(b)
     if a.ndim == 0 or b.ndim == 0 or a.dtype != b.dtype:
         raise ValueError("invalid matmul operands")
-    return np.matmul(a, b)
+    return gemm(a, b)
 
 
 def _matmul_bprop(a, b, out, d, transpose_a=False, transpose_b=False):
@@ -81,6 +82,8 @@ def _matmul_emit(ctx, node, args):
     """``a @ b`` with transposes as views handed to BLAS as flags: no copy, no call through the impl."""
     ins, attrs = node.inputs, node.attrs
     if not all(ctx.is_var(x) and len(x.type.shape) >= 2 for x in ins):
+        return None
+    if any(x.type.dtype == mstype.float16 for x in ins):  # the impl's float32-BLAS path (_gemm)
         return None
     if attrs and not (all(len(x.type.shape) == 2 for x in ins) and set(attrs) <= {"transpose_a", "transpose_b"}):
         return None
