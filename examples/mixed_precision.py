@@ -11,8 +11,10 @@ optimizer update (the weights stay bit-identical) and halves the loss scale; aft
 the scale doubles again. A ``SummaryCollector`` writes the loss curve for TensorBoard
 (``tensorboard --logdir summary_amp``).
 
-Measured (python examples/mixed_precision.py: 10 epochs, batch 32): test accuracy O0 0.978, O2 0.978;
-``--small`` (5 epochs on 512 images) 0.839 / 0.842.
+Measured (python examples/mixed_precision.py: 10 epochs of 45 steps, batch 32): test accuracy O0 0.978, O2 0.981.
+Besides the injected overflow at step 5, the scale keeps doubling until, from 65536 on, the scaled gradients
+overflow float16 by themselves (13 more skipped steps); it then settles between 32768 and 65536 - dynamic
+loss scaling at work. ``--small`` (5 epochs on 512 images): O0 0.839, O2 0.886, only the injected overflow.
 """
 import argparse
 import os

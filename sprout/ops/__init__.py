@@ -6,6 +6,7 @@ from .functional_shape import range, slice  # noqa: F401,A004  (builtin names: n
 from .primitive_classes import *  # noqa: F401,F403
 from .comm_classes import *  # noqa: F401,F403  (AllReduce, ReduceOp, ...: the collectives)
 from .classes_amp import FloatStatus  # noqa: F401
+from .summary_ops import HistogramSummary, ImageSummary, ScalarSummary, TensorSummary  # noqa: F401
 from . import tensor_methods  # noqa: F401
 from . import operations  # noqa: F401
 from .hof import HyperMap, Map, MultitypeFuncGraph, Partial  # noqa: F401

@@ -174,3 +174,55 @@ def test_collector_images_and_arguments(tmp_path):
     with pytest.raises(NotImplementedError, match="collect_graph"):
         SummaryCollector(str(tmp_path), collect_specified_data={"collect_graph": True})
     SummaryCollector(str(tmp_path), collect_specified_data={"collect_graph": False})  # off is what sprout does
+
+
+def test_unclosed_record_is_flushed_at_exit(tmp_path):
+    import subprocess
+    import sys
+    code = ("import sys; import numpy as np; from sprout import Tensor; from sprout.train import SummaryRecord\n"
+            "r = SummaryRecord(sys.argv[1]); r.add_value('scalar', 'x', Tensor(np.float32(3))); r.record(2)\n")
+    subprocess.run([sys.executable, "-c", code, str(tmp_path)], check=True, timeout=120)
+    assert scalars(only_file(tmp_path)) == {"x": [(2, 3.0)]}
+
+
+@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
+def test_summary_operators_reach_the_file(tmp_path, mode):
+    """ops.ScalarSummary / TensorSummary inside construct: SummaryCollector writes the value of the recorded
+    step (the newest one), TensorSummary also every collect_tensor_freq steps; eval runs record nothing."""
+    from sprout import nn, ops
+    from sprout.train import Model
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Dense(4, 2)
+            self.scalar, self.tensor = ops.ScalarSummary(), ops.TensorSummary()
+
+        def construct(self, x):
+            out = self.fc(x)
+            self.scalar("out_mean", out.mean())
+            self.tensor("out", out)
+            return out
+
+    ms.set_context(mode=mode)
+    try:
+        net = Net()
+        model = Model(net, nn.MSELoss(), nn.SGD(net.trainable_params(), 0.05))
+        means = []
+
+        class Means(ms.train.Callback):
+            def on_train_step_begin(self, run_context):
+                x = run_context.original_args().train_dataset_element[0]
+                means.append(float(net.fc(x).mean().asnumpy()))  # the forward the step is about to run
+
+        collector = SummaryCollector(str(tmp_path), collect_freq=3, collect_tensor_freq=2,
+                                     collect_specified_data={"collect_input_data": False})
+        model.train(1, make_data(batch=4, n=24), callbacks=[Means(), collector])  # 6 steps
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    path = only_file(tmp_path)
+    got = scalars(path)["out_mean"]
+    assert [s for s, _ in got] == [1, 3, 6]
+    assert [v for _, v in got] == pytest.approx([means[0], means[2], means[5]], rel=1e-5, abs=1e-6)
+    tensor_steps = [e.step for e in read_events(path) for v in e.summary.value if v.tag == "out"]
+    assert tensor_steps == [1, 2, 3, 4, 6]  # collect steps 1, 3, 6 and tensor-only steps 2, 4

@@ -27,8 +27,9 @@ def _check_positive(name, value, allow_none=False):
 class SummaryCollector(Callback):
     """Collects summaries during ``Model.train`` into ``summary_dir`` (TensorBoard event files): the loss as scalar
     ``loss/auto``, the first input as image ``input_data/auto`` (when it is an NCHW batch) and histograms
-    ``<param>/auto`` of the optimizer's first five parameters (or those matching ``histogram_regular``), at the
-    first step and every ``collect_freq`` steps."""
+    ``<param>/auto`` of the optimizer's first five parameters (or those matching ``histogram_regular``), and what
+    the network's summary operators (``ops.ScalarSummary`` ...) kept, at the first step and every ``collect_freq``
+    steps; ``ops.TensorSummary`` values also every ``collect_tensor_freq`` steps."""
 
     def __init__(self, summary_dir, collect_freq=10, num_process=32, collect_specified_data=None,
                  keep_default_action=True, custom_lineage_data=None, collect_tensor_freq=None, max_file_size=None,
@@ -48,6 +49,7 @@ class SummaryCollector(Callback):
         if export_options is not None:
             raise NotImplementedError("SummaryCollector(export_options=...): sprout does not export summary tensors.")
         self._collect_freq = collect_freq
+        self._collect_tensor_freq = collect_tensor_freq
         self._max_file_size = max_file_size
         self._specified = self._process_specified_data(collect_specified_data, keep_default_action)
         self._record = None
@@ -117,6 +119,8 @@ class SummaryCollector(Callback):
             if self._first_step:
                 self._record.flush()
             self._first_step = False
+        elif self._collect_tensor_freq is not None and cb_params.cur_step_num % self._collect_tensor_freq == 0:
+            self._record.record(cb_params.cur_step_num, plugin_filter=lambda plugin: plugin == "tensor")
 
     def epoch_end(self, run_context):
         self._record.flush()

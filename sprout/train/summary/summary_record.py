@@ -6,10 +6,12 @@ import os
 import platform
 import re
 import time
+import weakref
 
 import numpy as np
 
 from ... import log as logger
+from ...ops.summary_ops import take_cached
 from . import _event_file as ev
 
 _PLUGINS = ("scalar", "image", "histogram", "tensor")
@@ -102,7 +104,8 @@ def _tensor_value(array: np.ndarray) -> dict:
 
 class SummaryRecord:
     """Writes summaries to ``log_dir`` in TensorBoard's event format (``tensorboard --logdir <log_dir>`` shows
-    them). ``add_value`` collects values; ``record(step)`` writes them as one event at that step."""
+    them). ``add_value`` and the summary operators (``ops.ScalarSummary`` ...) collect values; ``record(step)``
+    writes them as one event at that step."""
 
     count = 0
 
@@ -138,6 +141,7 @@ class SummaryRecord:
         name = event_file_name(file_prefix, file_suffix, str(int(time.time())))
         self.file_info = {"file_name": name, "file_path": os.path.join(directory, name)}
         self._file = open(self.file_info["file_path"], "ab")
+        self._finalizer = weakref.finalize(self, self._file.close)  # also at interpreter exit, as MindSpore's atexit
         self._write(ev.event_bytes({"wall_time": time.time(), "file_version": "brain.Event:2"}))
         self._file.flush()
         SummaryRecord.count += 1
@@ -195,6 +199,10 @@ class SummaryRecord:
         if self._closed:
             logger.error("For 'SummaryRecord', The record writer is closed, please check if close() method is called")
             return False
+        cached = take_cached()  # what summary ops (ops.ScalarSummary ...) kept since the last record
+        if self._mode == "train":  # in eval mode MindSpore does not record the summary operators' data
+            for (plugin, tag), array in cached.items():
+                self._pool.setdefault(plugin, {})[tag] = array
         pool, self._pool = self._pool, {}
         values = []
         for plugin in _PLUGINS:
@@ -244,6 +252,6 @@ class SummaryRecord:
     def close(self):
         """Flush and close the event file; later ``record`` calls return False."""
         if not self._closed:
-            self._file.close()
+            self._finalizer()
             self._closed = True
             SummaryRecord.count -= 1
