@@ -178,6 +178,28 @@ def bench_launch(repeat: int) -> None:
             print(f"| {name} | {statistics.median(times):.2f} s | {min(times):.2f} s |")
 
 
+def bench_failures(repeat: int) -> None:
+    """Seconds from a rank's uncaught exception (rank 1 raises while rank 0 waits in an all-reduce) to the end of
+    the whole job, and from a hung rank's timeout (comm_timeout 1 s) to the end."""
+    script = os.path.join(_ROOT, "tests", "communication", "scripts", "failures.py")
+    env = dict(os.environ, PYTHONPATH=_ROOT, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", TEST_COMM_TIMEOUT="1")
+    raised, hung = [], []
+    for _ in range(repeat):
+        proc = subprocess.run(["mpiexec", "-n", "2", sys.executable, script, "raise"], env=env, capture_output=True,
+                              text=True, timeout=120)
+        end = time.time()
+        raised.append(end - float(proc.stdout.split("rank 1 raises at")[1].split()[0]))
+        t0 = time.time()
+        subprocess.run(["mpiexec", "-n", "2", sys.executable, script, "hang"], env=env, capture_output=True,
+                       timeout=120)
+        hung.append(time.time() - t0)
+    print("| failure (2 ranks) | median | max |")
+    print("| --- | --- | --- |")
+    print(f"| a rank raises -> whole job ended | {_ms(statistics.median(raised))} | {_ms(max(raised))} |")
+    print(f"| a rank hangs, comm_timeout 1 s -> job ended (wall incl. start-up) | {statistics.median(hung):.2f} s | "
+          f"{max(hung):.2f} s |")
+
+
 def main():
     if len(sys.argv) > 1 and sys.argv[1] == "--worker":
         kind, a, b, c = sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
@@ -187,7 +209,7 @@ def main():
         return
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--steps", type=int, default=60)
-    p.add_argument("--only", default="dp,latency,launch")
+    p.add_argument("--only", default="dp,latency,launch,failures")
     args = p.parse_args()
     only = set(args.only.split(","))
     print(f"load before: {os.getloadavg()[0]:.2f} (1-min average), {os.cpu_count()} cores")
@@ -195,6 +217,8 @@ def main():
         bench_launch(5)
     if "latency" in only:
         bench_latency(args.steps)
+    if "failures" in only:
+        bench_failures(3)
     if "dp" in only:
         bench_dp(args.steps)
     print(f"load after: {os.getloadavg()[0]:.2f}")
