@@ -1,7 +1,9 @@
 """Distributed figures (issue 12): data-parallel W4 MLP step (784-512-512-10, SGD, softmax CE) on 2 ranks vs one
 process at the same global batch, the gradient all-reduce per step (one bucket vs one all-reduce per tensor, and
 the bare in-place MPI all-reduce of the same bytes), collective overhead over raw mpi4py, and the wall time of
-launching 2 workers that init() and all-reduce once. Run: python bench/bench_dist.py [--steps 60] [--only dp,...]
+launching 2 workers that init() and all-reduce once, and a semi-auto parallel (``shard``) MLP step: batch split
+only, and MatMuls split Megatron-style (column then row), against one process.
+Run: python bench/bench_dist.py [--steps 60] [--only dp,...]
 Prints the load (uptime) with the table: the machine may be shared."""
 from __future__ import annotations
 
@@ -22,6 +24,17 @@ sys.path.insert(0, _ROOT)
 
 
 # ---- workers (run inside the jobs) ---------------------------------------------------------------------------
+def _median_step(step, x, y, warm: int, steps: int) -> float:
+    for _ in range(warm):
+        step(x, y)
+    times = []
+    for _ in range(steps):
+        t0 = time.perf_counter()
+        step(x, y)
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
 def _dp_worker(batch: int, steps: int, fusion: bool) -> dict:
     import sprout as ms
     from sprout import context, nn
@@ -41,14 +54,7 @@ def _dp_worker(batch: int, steps: int, fusion: bool) -> dict:
     rng = np.random.default_rng(r)
     x = ms.Tensor(rng.standard_normal((batch // n, 784)).astype(np.float32))
     y = ms.Tensor(rng.integers(0, 10, batch // n).astype(np.int32))
-    for _ in range(10):
-        step(x, y)
-    times = []
-    for _ in range(steps):
-        t0 = time.perf_counter()
-        step(x, y)
-        times.append(time.perf_counter() - t0)
-    out = {"step": statistics.median(times)}
+    out = {"step": _median_step(step, x, y, 10, steps)}
     if n > 1:  # the bare all-reduce of the gradient bytes, in place, as the reducer's bucket does it
         grad = np.zeros(sum(p.size for p in net.trainable_params()), np.float32)
         backend = collective.current().groups["mccl_world_group"].backend
@@ -78,6 +84,46 @@ def _dp_worker(batch: int, steps: int, fusion: bool) -> dict:
         out["reducer_eager"] = statistics.median(samples)
         every = collective.allgather_object(out, "hccl_world_group")
         out = {k: max(e[k] for e in every) for k in out}  # the time of a step is the slowest rank's
+    return out if r == 0 else {}
+
+
+def _shard_worker(batch: int, steps: int, split: int) -> dict:
+    """A 784-512-512-10 MLP of MatMul primitives trained by TrainOneStepCell (SGD, MSE) under semi-auto parallel:
+    ``split`` 0 = batch split only (data parallel through the SPMD pass), 1 = first MatMul's weight split by
+    columns, second by rows (one AllReduce of the partial sums), batch split as well."""
+    import sprout as ms
+    from sprout import context, nn, ops
+    from sprout.communication import collective, get_group_size, get_rank, init
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    init()
+    n, r = get_group_size(), get_rank()
+    context.set_auto_parallel_context(parallel_mode="semi_auto_parallel")
+
+    class MLP(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            rng = np.random.default_rng(0)
+            self.w1 = ms.Parameter(ms.Tensor(rng.standard_normal((784, 512)).astype(np.float32) * 0.03), "w1")
+            self.w2 = ms.Parameter(ms.Tensor(rng.standard_normal((512, 512)).astype(np.float32) * 0.04), "w2")
+            self.w3 = ms.Parameter(ms.Tensor(rng.standard_normal((512, 10)).astype(np.float32) * 0.04), "w3")
+            self.mm1, self.mm2, self.mm3, self.relu = ops.MatMul(), ops.MatMul(), ops.MatMul(), ops.ReLU()
+            if split and n > 1:
+                self.mm1.shard(((1, 1), (1, n)))
+                self.mm2.shard(((1, n), (n, 1)))
+
+        def construct(self, x):
+            return self.mm3(self.relu(self.mm2(self.relu(self.mm1(x, self.w1)), self.w2)), self.w3)
+
+    net = MLP()
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.SGD(net.trainable_params(), 0.01))
+    rng = np.random.default_rng(r)
+    x = ms.Tensor(rng.standard_normal((batch // n, 784)).astype(np.float32))
+    y = ms.Tensor(rng.standard_normal((batch // n, 10)).astype(np.float32))
+    out = {"step": _median_step(step, x, y, 5, steps)}
+    if n > 1:
+        every = collective.allgather_object(out, "hccl_world_group")
+        out = {k: max(e[k] for e in every) for k in out}
     return out if r == 0 else {}
 
 
@@ -146,6 +192,22 @@ def bench_dp(steps: int) -> list:
     return rows
 
 
+def bench_shard(steps: int) -> list:
+    rows = []
+    for batch in (64, 256):
+        one = _job(_worker_cmd("shard", batch, steps, 0), threads=2)["step"]
+        dp = _job(["mpiexec", "-n", "2"] + _worker_cmd("shard", batch, steps, 0), threads=1)["step"]
+        mp = _job(["mpiexec", "-n", "2"] + _worker_cmd("shard", batch, steps, 1), threads=1)["step"]
+        rows.append([f"MLP 784-512-512-10 step, batch {batch}", _ms(one), _ms(dp), _ms(mp), f"{one / dp:.2f}x",
+                     f"{one / mp:.2f}x"])
+    print("| workload (semi-auto parallel) | 1 proc, 2 BLAS threads | 2 ranks, batch split | 2 ranks, MatMuls split "
+          "(column, row) + batch | speed-up batch split | speed-up MatMul split |")
+    print("|" + " --- |" * 6)
+    for r in rows:
+        print("| " + " | ".join(r) + " |")
+    return rows
+
+
 def bench_latency(steps: int) -> None:
     res = _job(["mpiexec", "-n", "2"] + _worker_cmd("latency", steps, 0, 0), threads=1)
     print("| all-reduce (2 ranks) | raw mpi4py in place | sprout ops.AllReduce (checked, eager) | overhead |")
@@ -203,13 +265,16 @@ def bench_failures(repeat: int) -> None:
 def main():
     if len(sys.argv) > 1 and sys.argv[1] == "--worker":
         kind, a, b, c = sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
-        out = _dp_worker(a, b, bool(c)) if kind == "dp" else _latency_worker(a)
+        if kind == "shard":
+            out = _shard_worker(a, b, c)
+        else:
+            out = _dp_worker(a, b, bool(c)) if kind == "dp" else _latency_worker(a)
         if out:
             print(json.dumps(out), flush=True)
         return
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--steps", type=int, default=60)
-    p.add_argument("--only", default="dp,latency,launch,failures")
+    p.add_argument("--only", default="dp,latency,launch,failures,shard")
     args = p.parse_args()
     only = set(args.only.split(","))
     print(f"load before: {os.getloadavg()[0]:.2f} (1-min average), {os.cpu_count()} cores")
@@ -221,6 +286,8 @@ def main():
         bench_failures(3)
     if "dp" in only:
         bench_dp(args.steps)
+    if "shard" in only:
+        bench_shard(args.steps)
     print(f"load after: {os.getloadavg()[0]:.2f}")
 
 

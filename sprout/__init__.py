@@ -22,6 +22,8 @@ from .context import (set_device, get_current_device, set_deterministic, set_rec
                       DeviceInfo)
 from . import runtime  # noqa: F401
 from .parallel import Layout  # noqa: F401
+from .parallel import (shard, build_searched_strategy, load_distributed_checkpoint,  # noqa: F401
+                       merge_sliced_parameter, transform_checkpoints)
 from . import train  # noqa: F401
 from .train import (Model, Callback, RunContext, LossMonitor, TimeMonitor, ModelCheckpoint,  # noqa: F401
                     CheckpointConfig, EarlyStopping, ReduceLROnPlateau, History, LambdaCallback,

@@ -29,7 +29,7 @@ ALIASES: dict[str, str] = {
     "mindspore.profiler": "sprout.profiler",
     "mindspore.nn.wrap.grad_reducer": "sprout.nn.grad_reducer",
     "mindspore.nn.wrap.cell_wrapper": "sprout.nn.wrap",
-    "mindspore.parallel.shard": "sprout.parallel.layout",
+    "mindspore.parallel.shard": "sprout.parallel.spmd",
     "mindspore.parallel.algo_parameter_config": "sprout.context",
 }
 

@@ -56,7 +56,19 @@ class Cell(CellExtras):
     def construct(self, *args, **kwargs):
         raise NotImplementedError(f"{type(self).__name__} must define construct(self, ...)")
 
+    _shard = None  # Cell.shard: the sprout.parallel.spmd.Shard calls run through
+
+    def shard(self, in_strategy, out_strategy=None, parameter_plan=None, device="Ascend", level=0):
+        """MindSpore's ``Cell.shard``: calls of this cell run split over the ranks (``sprout.parallel.spmd``)
+        under semi-auto / auto parallel with more than one rank; in a world of one nothing changes."""
+        from ..parallel.spmd import cell_shard
+
+        cell_shard(self, in_strategy, out_strategy, parameter_plan, device, level)
+        return self
+
     def __call__(self, *args, **kwargs):
+        if self._shard is not None and not kwargs:
+            return self._shard(*args)
         if dispatch._builders:
             hook = _hooks.callee  # an AST capture is tracing: a user construct is converted as its caller is
             if hook is not None:

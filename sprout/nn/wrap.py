@@ -84,6 +84,10 @@ class TrainOneStepCell(Cell):
         from ..parallel._utils import _get_device_num, _get_gradients_mean, data_parallel_reducer_needed
         self.reducer_flag = data_parallel_reducer_needed("TrainOneStepCell")
         self.grad_reducer = _identity
+        if not self.reducer_flag:  # semi-auto / auto parallel: the network runs through the SPMD pass
+            from ..parallel.spmd import semi_auto_network
+
+            semi_auto_network(self.network)
         if self.reducer_flag:
             from .grad_reducer import DistributedGradReducer
             self.grad_reducer = DistributedGradReducer(self.weights, _get_gradients_mean(), _get_device_num())

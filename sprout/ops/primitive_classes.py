@@ -25,8 +25,41 @@ class Primitive:
     def set_device(self, device_target):
         return self
 
-    def shard(self, *strategies):
+    _shard_recorder = None  # set by sprout.parallel.spmd: records a sharded primitive's strategy while tracing
+
+    def shard(self, in_strategy=None, out_strategy=None):
+        """MindSpore's ``Primitive.shard``: the strategy the SPMD pass uses for this primitive's op inside a
+        sharded function (``sprout.parallel.spmd``); outside one (stand-alone) it changes nothing."""
+        for what, s in (("in_strategy", in_strategy), ("out_strategy", out_strategy)):
+            if s is not None and not isinstance(s, tuple):
+                raise TypeError(f"For '{self.name}', the '{what}' should be a tuple, but got {type(s).__name__}.")
+        if in_strategy is None:
+            raise ValueError(f"For '{self.name}', 'in_strategy' must be given to shard a primitive.")
+        if out_strategy is not None:
+            raise NotImplementedError(f"For '{self.name}', out_strategy {out_strategy} is not supported by sprout's "
+                                      "SPMD pass (the output layout follows the op's rule)")
+        self.in_strategy, self.out_strategy = in_strategy, out_strategy
+        if "_sharded_base" not in type(self).__dict__:
+            self.__class__ = _sharded_class(type(self))
         return self
+
+
+_SHARDED: dict = {}
+
+
+def _sharded_class(cls):
+    """``cls`` with a call that reports the strategy to the SPMD pass's recorder while it traces."""
+    sub = _SHARDED.get(cls)
+    if sub is None:
+        def __call__(self, *args, **kwargs):
+            rec = Primitive._shard_recorder
+            if rec is None:
+                return cls.__call__(self, *args, **kwargs)
+            return rec(self, lambda: cls.__call__(self, *args, **kwargs))
+
+        sub = _SHARDED[cls] = type(cls.__name__, (cls,), {"__call__": __call__, "_sharded_base": cls,
+                                                          "__module__": cls.__module__, "__doc__": cls.__doc__})
+    return sub
 
 
 _INSTANCES = itertools.count(1)  # random primitive instances: each owns its seeded stream

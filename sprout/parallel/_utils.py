@@ -39,9 +39,8 @@ def _device_number_check(parallel_mode: str, device_number: int) -> None:
 
 def data_parallel_reducer_needed(where: str) -> bool:
     """Whether a training wrapper built now must all-reduce gradients (MindSpore's ``reducer_flag``): data
-    parallel and hybrid parallel do. Semi-auto / auto parallel over more than one rank need ``shard`` (the
-    parallel pass inserts the communication), which is not available: a clear error instead of training
-    every rank on its own."""
+    parallel and hybrid parallel do. Semi-auto / auto parallel do not: the wrapper runs its network through the
+    SPMD pass (``sprout.parallel.spmd.semi_auto_network``), whose Mirror ops sum the gradients."""
     mode = _get_parallel_mode()
     if mode in _DATA_PARALLEL_MODES:
         if context.get_auto_parallel_context("enable_parallel_optimizer"):
@@ -51,7 +50,10 @@ def data_parallel_reducer_needed(where: str) -> bool:
             raise NotImplementedError(f"{where}: pipeline_stages > 1 (pipeline parallel) is not supported")
         return True
     if mode in (ParallelMode.SEMI_AUTO_PARALLEL, ParallelMode.AUTO_PARALLEL) and management.get_group_size() > 1:
-        raise NotImplementedError(f"{where}: parallel_mode={mode!r} over {management.get_group_size()} ranks needs "
-                                  "operator sharding (shard), which sprout does not provide yet; on CPU use "
-                                  "ParallelMode.DATA_PARALLEL (MindSpore's CPU backend supports only data parallel)")
+        if context.get_auto_parallel_context("enable_parallel_optimizer"):
+            raise NotImplementedError(f"{where}: enable_parallel_optimizer (optimizer-state sharding) is not "
+                                      "supported; set enable_parallel_optimizer=False")
+        if context.get_auto_parallel_context("pipeline_stages") > 1:
+            raise NotImplementedError(f"{where}: pipeline_stages > 1 (pipeline parallel) is not supported")
+    # semi-auto / auto parallel: the SPMD pass's Mirror ops sum the gradients (sprout.parallel.spmd)
     return False

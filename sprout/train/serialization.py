@@ -225,12 +225,17 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
 
     ``append_dict`` adds extra entries (int -> Int64, float -> Float32, bool, str, Tensor). ``choice_func(name)``
     selects which parameters to save. ``crc_check`` appends MindSpore's CRC32 trailer (ckpt) or metadata
-    (safetensors). The file is replaced atomically. ``integrated_save`` is accepted and has no effect (sprout
-    runs on one device); encryption and asynchronous saving are not supported.
+    (safetensors). The file is replaced atomically. ``integrated_save=False`` saves this rank's block of each
+    parameter the SPMD pass (``shard``) split (``True``: whole parameters, which every rank holds); encryption and
+    asynchronous saving are not supported.
     """
     _check_unsupported_save(async_save, enc_key, kwargs)
     path = _save_path(ckpt_file_name, format)
     entries = _collect_save_obj(save_obj, choice_func)
+    if not integrated_save and hasattr(save_obj, "parameters_and_names"):  # sharded: this rank's blocks only
+        from ..parallel.spmd_ckpt import slice_entries
+
+        slice_entries(save_obj, entries)
     if append_dict:
         entries.update(_append_entries(append_dict))
     if format == "ckpt":

@@ -137,7 +137,7 @@ def test_parameter_broadcast_starts_every_rank_from_rank_0():
         np.testing.assert_array_equal(a, b)
 
 
-def test_hybrid_parallel_is_data_parallel_and_semi_auto_needs_shard():
+def test_hybrid_parallel_is_data_parallel_and_semi_auto_shards_the_network():
     def rank_main():
         init()
         net, loss, opt = _build()
@@ -145,8 +145,8 @@ def test_hybrid_parallel_is_data_parallel_and_semi_auto_needs_shard():
         step = nn.TrainOneStepCell(nn.WithLossCell(net, loss), opt)
         assert isinstance(step.grad_reducer, nn.DistributedGradReducer) and step.grad_reducer.mean is False
         context.set_auto_parallel_context(parallel_mode=context.ParallelMode.SEMI_AUTO_PARALLEL)
-        with pytest.raises(NotImplementedError, match="needs operator sharding"):
-            nn.TrainOneStepCell(nn.WithLossCell(net, loss), opt)
+        step = nn.TrainOneStepCell(nn.WithLossCell(net, loss), opt)  # the network runs through the SPMD pass
+        assert step.reducer_flag is False and step.network._shard is not None
         context.set_auto_parallel_context(parallel_mode=DP, enable_parallel_optimizer=True)
         with pytest.raises(NotImplementedError, match="enable_parallel_optimizer"):
             nn.TrainOneStepCell(nn.WithLossCell(net, loss), opt)

@@ -1,0 +1,321 @@
+"""The SPMD pass and MindSpore's ``shard``: a function or Cell is traced into one graph with global shapes, then
+rewritten node by node (``spmd_rules``) into the graph one rank runs -- local slices, collectives where layouts
+change, ``Mirror`` at every replicated input and ``VirtualOutput`` at every output -- so that autodiff of that graph
+gives the backward communication (docs/distributed.md, "shard")."""
+from __future__ import annotations
+
+import logging
+import threading
+
+import numpy as np
+
+from .. import context
+from ..autodiff.compiled import CompiledGraph
+from ..communication import management
+from ..communication.state import current
+from ..core import dispatch
+from ..core.pytree import unflatten
+from ..core.tensor import Parameter, Tensor
+from ..core.types import TensorType
+from ..ir.builder import GraphBuilder
+from ..ir.graph import Const
+from ..ops.primitive_classes import Primitive
+from ..ops.spmd_ops import mirror, virtual_output
+from . import spmd_ckpt, spmd_rules
+from .layout import Layout
+from .spmd_layout import Mesh, ShardError, TensorLayout, local_shape, redistribute, to_layout
+
+logger = logging.getLogger("sprout.parallel")
+
+_record = threading.local()  # the strategies of Primitive.shard met while tracing (per simulated rank)
+
+
+def _recording_call(prim: Primitive, call):
+    """``Primitive.shard``'s call while a sharded function is traced: the node the primitive emitted keeps its
+    strategy (the last new node with one tensor input per strategy entry)."""
+    table = getattr(_record, "table", None)
+    builder = dispatch.current_builder()
+    if table is None or builder is None:
+        return call()
+    n0 = len(builder.nodes)
+    out = call()
+    n = len(prim.in_strategy)
+    for node in reversed(builder.nodes[n0:]):
+        if sum(isinstance(getattr(x, "type", None), TensorType) for x in node.inputs) == n:
+            table[id(node)] = (prim.in_strategy, prim.out_strategy)
+            return out
+    raise ShardError(f"shard: {prim.name}: the strategy {prim.in_strategy} has {n} entries but the primitive's call "
+                     "made no op with that many tensor inputs")
+
+
+Primitive._shard_recorder = staticmethod(_recording_call)
+
+
+# ---- strategies --------------------------------------------------------------------------------------------
+def _check_strategy(strategy, what: str) -> tuple | None:
+    if strategy is None:
+        return None
+    if not isinstance(strategy, tuple):
+        raise TypeError(f"For '{what}', the strategy must be a tuple, but got {type(strategy).__name__}.")
+    kinds = {isinstance(s, Layout) for s in strategy if s is not None}
+    if len(kinds) > 1:
+        raise TypeError("For 'Shard', the strategy can only pass in consistent type for all dimensions.")
+    for s in strategy:
+        if s is None or isinstance(s, Layout):
+            continue
+        if not isinstance(s, tuple) or not all(isinstance(k, int) and not isinstance(k, bool) for k in s):
+            raise TypeError("The tuple strategy for each dimension should be tuple(int).")
+    return strategy
+
+
+class _Entry:
+    """One rank's compiled graph for one input signature."""
+
+    def __init__(self, graph, sources: dict, out_spec, param_layouts: dict):
+        self.graph = graph
+        self.compiled = CompiledGraph(graph)
+        self.reads = [sources[v.uid] for v in graph.inputs]
+        self.out_spec = out_spec
+        self.param_layouts = param_layouts
+
+    def __call__(self, args: tuple):
+        tensors = [args[s[1]] if s[0] == "arg" else s[1] for s in self.reads]
+        outs = self.compiled(*tensors)
+        return unflatten(self.out_spec, list(outs))
+
+
+class Shard:
+    """``ms.shard(fn, in_strategy, out_strategy, parameter_plan)``: calls run ``fn`` split over the world's ranks.
+    Inputs are the global values (``full_batch=True`` or ``dataset_strategy="full_batch"``) or, with MindSpore's
+    default ``dataset_strategy="data_parallel"``, this rank's slice of dim 0; outputs are the global values
+    (or this rank's block of ``out_strategy``, which sprout honours)."""
+
+    def __init__(self, fn, in_strategy, out_strategy=None, parameter_plan=None):
+        if in_strategy is not None and not isinstance(in_strategy, tuple):
+            raise TypeError(f"For 'shard', the 'in_strategy' should be a tuple, but got {type(in_strategy).__name__}.")
+        if out_strategy is not None and not isinstance(out_strategy, tuple):
+            raise TypeError(f"For 'shard', the 'out_strategy' should be None or a tuple, but got "
+                            f"{type(out_strategy).__name__}.")
+        if parameter_plan is not None and not isinstance(parameter_plan, dict):
+            raise TypeError(f"For 'shard', the type of parameter_plan must be dict, but got "
+                            f"{type(parameter_plan).__name__}.")
+        self.fn = fn
+        self.in_strategy = _check_strategy(in_strategy, "shard")
+        self.out_strategy = _check_strategy(out_strategy, "shard")
+        self.parameter_plan = dict(parameter_plan or {})
+        for name, s in self.parameter_plan.items():
+            if not isinstance(s, (tuple, Layout)):
+                raise TypeError(f"For 'shard', the value of parameter_plan must be a tuple or Layout, got "
+                                f"{type(s).__name__} for {name!r}.")
+        if parameter_plan and not hasattr(fn, "parameters_and_names"):
+            raise TypeError("For 'shard', parameter_plan needs 'fn' to be a Cell.")
+        self._cache: dict = {}
+
+    def __call__(self, *args):
+        n = management.get_group_size()
+        if n == 1:
+            return self.fn(*args)
+        if context.get_auto_parallel_context("parallel_mode") not in _SHARD_MODES:
+            raise ShardError("shard: strategies take effect under parallel_mode 'semi_auto_parallel' or "
+                             "'auto_parallel' (set_auto_parallel_context); the parallel mode is "
+                             f"{context.get_auto_parallel_context('parallel_mode')!r}")
+        if self.in_strategy is not None and len(args) != len(self.in_strategy):
+            raise ValueError(f"For 'shard', the number of inputs ({len(args)}) must equal the length of "
+                             f"'in_strategy' ({len(self.in_strategy)}).")
+        for i, a in enumerate(args):
+            if not isinstance(a, Tensor):
+                raise TypeError(f"For 'shard', input {i} must be a Tensor, but got {type(a).__name__}.")
+        if dispatch._builders and current().kind == "sim":
+            raise ShardError("shard: a sharded function called inside a jitted function is not supported on the "
+                             "simulated mesh (the ranks share one process's compiled graphs); call it eagerly, or "
+                             "run under mpiexec / sprout.msrun")
+        mode = _input_mode()
+        key = (management.get_rank(), n, mode, tuple((tuple(a.shape), a.dtype) for a in args))
+        entry = self._cache.get(key)
+        if entry is None:
+            entry = self._cache[key] = self._build(args, n, mode)
+        return entry(args)
+
+    # ---- building one rank's graph -----------------------------------------------------------------------
+    def _build(self, args: tuple, n: int, mode: str) -> _Entry:
+        from ..jit.api import compile_graph  # the tracer belongs to the compiler (an upper layer at run time)
+
+        fake = [_global_stand_in(a, n if mode == "data_parallel" else 1) for a in args]
+        _record.table = table = {}
+        try:  # traced and built on their own, also when called inside another graph or under a tape
+            with dispatch.no_builder(), dispatch.suspend_tapes(dispatch.active_tapes()):
+                ex = compile_graph(self.fn, tuple(fake))
+                return self._localize(ex, table, args, n, mode)
+        finally:
+            _record.table = None
+
+    def _localize(self, ex, table: dict, args: tuple, n: int, mode: str) -> _Entry:
+        mesh = Mesh(n)
+        traced = ex.traced
+        graph = traced.graph
+        params = {}
+        if self.parameter_plan:
+            named = dict(self.fn.parameters_and_names())
+            for name, spec in self.parameter_plan.items():
+                p = named.get(name)
+                if p is None:
+                    logger.warning("shard: parameter_plan names %r, which is not a parameter of the cell; ignored",
+                                   name)
+                    continue
+                params[id(p)] = _param_layout(mesh, p, spec, name)
+        rank = management.get_rank()
+        builder = GraphBuilder(f"{graph.name}_rank{rank}")
+        env: dict = {}
+        param_layouts: dict = {}
+        with builder:
+            for v in graph.inputs:
+                src = traced.sources[v.uid]
+                if src[0] == "arg":
+                    k = src[1]
+                    spec = None if self.in_strategy is None else self.in_strategy[k]
+                    if mode == "data_parallel":
+                        have = TensorLayout((tuple(range(len(mesh.shape))),) + ((),) * (len(v.type.shape) - 1))
+                        t = builder.add_input(TensorType(tuple(args[k].shape), v.type.dtype), f"arg{k}", ("arg", k))
+                    else:
+                        have = TensorLayout.replicated(len(v.type.shape))
+                        t = _mirrored(builder.add_input(v.type, f"arg{k}", ("arg", k)))
+                    want = _batch_layout(mesh, v.type.shape) if spec is None else \
+                        to_layout(mesh, spec, v.type.shape, f"shard: input {k}")
+                    env[v.uid] = spmd_rules.Val(redistribute(mesh, t, have, want), want, v.type)
+                elif src[0] == "param":
+                    p = src[1]
+                    t = _mirrored(builder.param_tracer(p))
+                    have = TensorLayout.replicated(len(v.type.shape))
+                    want = params.get(id(p), have)
+                    param_layouts[id(p)] = (p, want, tuple(v.type.shape))
+                    env[v.uid] = spmd_rules.Val(redistribute(mesh, t, have, want), want, v.type,
+                                                None if id(p) in params else p)
+                else:
+                    raise ShardError(f"shard: the graph reads {src[0]} {src[1]!r}, which a sharded function cannot")
+            for node in graph.nodes:
+                ins = [_value(env, x) for x in node.inputs]
+                strategy = table.get(id(node))
+                outs = spmd_rules.apply(mesh, node, ins, None if strategy is None else strategy[0])
+                for var, (local, lay) in zip(node.outputs, outs):
+                    env[var.uid] = spmd_rules.Val(local, lay, var.type)
+            results = []
+            for k, o in enumerate(graph.outputs):
+                val = _value(env, o)
+                if not val.is_tensor:
+                    results.append(val.local)
+                    continue
+                spec = self.out_strategy[k] if self.out_strategy is not None and k < len(self.out_strategy) else None
+                want = TensorLayout.replicated(len(val.type.shape)) if spec is None else \
+                    to_layout(mesh, spec, val.type.shape, f"shard: output {k}")
+                local = redistribute(mesh, val.local, val.layout, want)
+                leader = all(c == 0 for a, c in enumerate(mesh.coordinate(rank)) if a not in want.used())
+                results.append(virtual_output(local, 1.0 if leader else 0.0) if val.type.dtype.is_float else local)
+        if graph.updates:
+            raise ShardError("shard: a sharded function that writes Parameters or inputs (assign, optimizer steps) "
+                             "is not supported; shard the forward network and update outside it")
+        local_graph = builder.finish(results)
+        for pid, (p, lay, shape) in param_layouts.items():
+            spmd_ckpt.record(p, mesh.shape, mesh.param_used.get(pid, lay).dims, shape)
+        path = spmd_ckpt.strategy_save_file()
+        if path:
+            spmd_ckpt.save_strategy([p for p, _, _ in param_layouts.values()], path)
+        return _Entry(local_graph, builder.sources, traced.out_spec, param_layouts)
+
+
+_SHARD_MODES = ("semi_auto_parallel", "auto_parallel")
+
+
+def _batch_layout(mesh: Mesh, shape: tuple) -> TensorLayout:
+    """An input without a strategy: dim 0 split over every device (MindSpore: data parallel), if it divides."""
+    if not shape or shape[0] is None or shape[0] % mesh.n:
+        return TensorLayout.replicated(len(shape))
+    return TensorLayout((tuple(range(len(mesh.shape))),) + ((),) * (len(shape) - 1))
+
+
+def semi_auto_network(network) -> None:
+    """A training wrapper built under semi-auto / auto parallel over several ranks: the network it differentiates
+    runs through the SPMD pass (inputs without a strategy are split on dim 0, Primitive.shard strategies inside
+    apply, gradients of replicated parameters are summed by the Mirror ops), unless it is sharded already."""
+    if context.get_auto_parallel_context("parallel_mode") in _SHARD_MODES and management.get_group_size() > 1 \
+            and network.__dict__.get("_shard") is None:
+        network.__dict__["_shard"] = Shard(network, None)
+
+
+def _mirrored(t):
+    """A replicated value entering the graph: its gradient is summed over every rank (each rank's graph uses its
+    own part of it)."""
+    return mirror(t, management.HCCL_WORLD_COMM_GROUP) if t.dtype.is_float else t
+
+
+def _value(env: dict, x) -> spmd_rules.Val:
+    if isinstance(x, Const):
+        v = x.value
+        if isinstance(v, np.ndarray):
+            t = Tensor(v)
+            return spmd_rules.Val(t, TensorLayout.replicated(v.ndim), TensorType(tuple(v.shape), t.dtype))
+        return spmd_rules.Val(v, None, v)
+    return env[x.uid]
+
+
+def _global_stand_in(a: Tensor, n: int) -> Tensor:
+    """A tensor of the global shape (dim 0 times ``n``) that costs no memory (for tracing only)."""
+    shape = (a.shape[0] * n,) + tuple(a.shape[1:]) if n > 1 else tuple(a.shape)
+    t = Tensor.__new__(Tensor)
+    t._data = np.broadcast_to(np.zeros((), a.dtype.np), shape)
+    return t
+
+
+def _input_mode() -> str:
+    if context.get_auto_parallel_context("full_batch"):
+        return "full_batch"
+    ds = context.get_auto_parallel_context("dataset_strategy")
+    if ds == "full_batch":
+        return "full_batch"
+    if ds == "data_parallel":
+        return "data_parallel"
+    raise ShardError(f"shard: dataset_strategy {ds!r} (a tuple of input strategies) is not supported; use "
+                     "'data_parallel' or 'full_batch'")
+
+
+def _param_layout(mesh: Mesh, p: Parameter, spec, name: str) -> TensorLayout:
+    shape = tuple(p.shape)
+    if isinstance(spec, tuple):
+        if len(spec) != len(shape):
+            raise ValueError(f"For 'shard', the length of param_strategy {spec} must equal the dimension of "
+                             f"parameter {name!r} {len(shape)}.")
+        for i, (s, k) in enumerate(zip(shape, spec)):
+            if s % k:
+                raise ValueError(f"For 'shard', the param_shape[{i}]: {s} cannot be divisible by "
+                                 f"param_strategy[{i}]: {k}.")
+    return to_layout(mesh, spec, shape, f"shard: parameter {name}")
+
+
+def shard(fn, in_strategy, out_strategy=None, parameter_plan=None, device="Ascend", level=0):
+    """MindSpore's ``ms.shard``: ``fn`` itself in a world of one (MindSpore's rule), else a ``Shard``."""
+    if not isinstance(device, str):
+        raise TypeError(f"For 'shard', the 'device' should be a str, but got {type(device).__name__}.")
+    if level not in (0, 1, 2):
+        raise ValueError(f"For 'shard', the 'level' should be 0, 1 or 2, but got {level!r}.")
+    sharded = Shard(fn, in_strategy, out_strategy, parameter_plan)
+    if management.get_group_size() == 1:
+        return fn
+    if not hasattr(fn, "parameters_and_names"):
+        logger.warning("shard: 'fn' is not a Cell: its definition cannot involve Parameter")
+    return sharded
+
+
+def cell_shard(cell, in_strategy, out_strategy, parameter_plan, device, level) -> None:
+    """``Cell.shard``: later calls of ``cell`` go through a ``Shard`` of its construct (a no-op in a world of one)."""
+    if not isinstance(device, str):
+        raise TypeError(f"For 'Cell.shard', the 'device' should be a str, but got {type(device).__name__}.")
+    if level not in (0, 1, 2):
+        raise ValueError(f"For 'Cell.shard', the 'level' should be 0, 1 or 2, but got {level!r}.")
+    sharded = Shard(cell, in_strategy, out_strategy, parameter_plan)
+    if cell.__dict__.get("_shard") is not None:
+        logger.warning("Cell.shard: %s is already configured; the new strategy replaces it", type(cell).__name__)
+    if management.get_group_size() > 1:
+        cell.__dict__["_shard"] = sharded
+
+
+def local_layout_shape(mesh_n: int, layout: TensorLayout, shape: tuple) -> tuple:
+    return local_shape(Mesh(mesh_n), layout, shape)
