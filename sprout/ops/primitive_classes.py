@@ -35,6 +35,12 @@ class Primitive:
                 raise TypeError(f"For '{self.name}', the '{what}' should be a tuple, but got {type(s).__name__}.")
         if in_strategy is None:
             raise ValueError(f"For '{self.name}', 'in_strategy' must be given to shard a primitive.")
+        for s in in_strategy:  # tuples of ints, or Layouts (checked by the SPMD pass)
+            if isinstance(s, tuple) and not all(isinstance(k, int) and not isinstance(k, bool) for k in s):
+                raise TypeError(f"For '{self.name}', the tuple strategy for each dimension should be tuple(int), "
+                                f"but got {s}.")
+            if isinstance(s, (list, int)):
+                raise TypeError(f"For '{self.name}', each strategy should be a tuple or a Layout, but got {s!r}.")
         if out_strategy is not None:
             raise NotImplementedError(f"For '{self.name}', out_strategy {out_strategy} is not supported by sprout's "
                                       "SPMD pass (the output layout follows the op's rule)")

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from ..communication import management
 from ..ops import functional as F
-from ..ops.comm_ops import all_gather, all_reduce
+from ..ops.comm_ops import all_gather, all_reduce, reduce_scatter
 from .layout import DeviceMesh, Layout
 
 
@@ -178,8 +178,7 @@ def redistribute(mesh: Mesh, x, src: TensorLayout, dst: TensorLayout):
     if dst.partial:
         raise ShardError(f"internal: cannot redistribute to a partial layout {dst}")
     if src.partial:
-        x = all_reduce(x, "sum", mesh.group(src.partial))
-        src = src.without_partial()
+        x, src = _reduce_partial(mesh, x, src, dst)
     dims = list(src.dims)
     for d, (have, want) in enumerate(zip(src.dims, dst.dims)):
         if tuple(want[:len(have)]) != tuple(have):
@@ -200,6 +199,22 @@ def redistribute(mesh: Mesh, x, src: TensorLayout, dst: TensorLayout):
     if sliced:
         x = x[tuple(index)]
     return x
+
+
+def _reduce_partial(mesh: Mesh, x, src: TensorLayout, dst: TensorLayout):
+    """Sum the partial terms: a ReduceScatter when the target splits a whole dim first over exactly the partial axes
+    (each rank receives only its block of the sum), otherwise an AllReduce."""
+    axes = tuple(sorted(src.partial))
+    for d, (have, want) in enumerate(zip(src.dims, dst.dims)):
+        if not have and tuple(want[:len(axes)]) == axes and x.shape[d] % mesh.size(axes) == 0:
+            perm = (d,) + tuple(i for i in range(x.ndim) if i != d)
+            y = reduce_scatter(F.transpose(x, perm) if d else x, "sum", mesh.group(axes))
+            if d:
+                y = F.transpose(y, tuple(sorted(range(x.ndim), key=lambda i: perm[i])))
+            dims = list(src.dims)
+            dims[d] = axes
+            return y, TensorLayout(tuple(dims))
+    return all_reduce(x, "sum", mesh.group(axes)), src.without_partial()
 
 
 def _gather_dim(mesh: Mesh, x, d: int, axes: tuple):

@@ -201,6 +201,33 @@ def expand_dims_rule(mesh: Mesh, node, ins: list, strategy) -> list:
     return [(o, TensorLayout(tuple(dims)))]
 
 
+def squeeze_rule(mesh: Mesh, node, ins: list, strategy) -> list:
+    if strategy is not None:
+        return replicated_rule(mesh, node, ins, strategy)
+    x = _resolved(mesh, ins[0])
+    shape = x.type.shape
+    axis = node.attrs.get("axis", ())
+    axis = (axis,) if isinstance(axis, int) else tuple(axis)
+    gone = {a % len(shape) for a in axis} if axis else {d for d, s in enumerate(shape) if s == 1}
+    (o,) = _emit(node, [x.local])
+    return [(o, TensorLayout(tuple(a for d, a in enumerate(x.layout.dims) if d not in gone)))]
+
+
+def gather_rule(mesh: Mesh, node, ins: list, strategy) -> list:
+    """Gather(params, indices, axis): the gathered dim of params whole, its other dims and every dim of the indices
+    keep their splits (an embedding lookup with batch-split ids and a replicated or hidden-split table)."""
+    params, indices = ins[0], ins[1]
+    if strategy is not None or node.attrs.get("batch_dims", 0) or not (params.is_tensor and indices.is_tensor):
+        return replicated_rule(mesh, node, ins, strategy)
+    axis = node.attrs.get("axis", 0) % len(params.type.shape)
+    lp, li = params.layout.without_partial(), indices.layout.without_partial()
+    used = li.used()
+    pdims = tuple(() if d == axis or used & set(a) else a for d, a in enumerate(lp.dims))
+    lp = TensorLayout(pdims)
+    (o,) = _emit(node, [_to(mesh, params, lp), _to(mesh, indices, li)] + [v.local for v in ins[2:]])
+    return [(o, TensorLayout(pdims[:axis] + li.dims + pdims[axis + 1:]))]
+
+
 def reshape_rule(mesh: Mesh, node, ins: list, strategy) -> list:
     if strategy is not None:
         return replicated_rule(mesh, node, ins, strategy)
@@ -273,7 +300,8 @@ def softmax_rule(mesh: Mesh, node, ins: list, strategy) -> list:
 
 
 RULES = {"MatMul": matmul_rule, "Transpose": transpose_rule, "ExpandDims": expand_dims_rule,
-         "Reshape": reshape_rule, "Softmax": softmax_rule, "LogSoftmax": softmax_rule}
+         "Squeeze": squeeze_rule, "Gather": gather_rule, "Reshape": reshape_rule, "Softmax": softmax_rule,
+         "LogSoftmax": softmax_rule}
 
 
 def apply(mesh: Mesh, node, ins: list, strategy) -> list:

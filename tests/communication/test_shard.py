@@ -1,6 +1,8 @@
 """``shard`` (the SPMD pass) on the simulated mesh with 2 and 4 ranks: forward, gradients and training steps equal
 to the one-process run (bitwise where the inputs are small integers, which makes every summation order exact),
 and a clear refusal of what the pass does not support."""
+import functools
+
 import numpy as np
 import pytest
 
@@ -16,6 +18,27 @@ def _ints(shape, seed):
     return np.random.default_rng(seed).integers(-3, 4, shape).astype(np.float32)
 
 
+def _same_as_one_process(fn, arrays, strategy, n, positions, exact=True):
+    """``ms.shard(fn, strategy)`` on ``n`` simulated ranks: the value and the gradients (``positions``) on every rank
+    equal one process's (bitwise when ``exact``)."""
+    args = lambda: tuple(ms.Tensor(a) for a in arrays)  # noqa: E731
+    want = fn(*args()).asnumpy()
+    gwant = [g.asnumpy() for g in ms.grad(fn, grad_position=positions)(*args())]
+
+    def rank_main():
+        init()
+        context.set_auto_parallel_context(parallel_mode=SEMI, full_batch=True)
+        f = ms.shard(fn, in_strategy=strategy)
+        return f(*args()).asnumpy(), [g.asnumpy() for g in ms.grad(f, grad_position=positions)(*args())]
+
+    check = np.testing.assert_array_equal if exact else functools.partial(np.testing.assert_allclose, rtol=1e-5,
+                                                                           atol=1e-6)
+    for out, grads in simulate(rank_main, n):
+        check(out, want)
+        for g, gw in zip(grads, gwant):
+            check(g, gw)
+
+
 def _mm(x, w):
     return ops.relu(ops.matmul(x, w)).sum()
 
@@ -27,22 +50,7 @@ MATMUL_CASES = [(2, ((2, 1), (1, 1))), (2, ((1, 2), (2, 1))), (2, ((1, 1), (1, 2
 
 @pytest.mark.parametrize("n,strategy", MATMUL_CASES)
 def test_matmul_strategies_give_the_unsharded_value_and_gradients(n, strategy):
-    x, w = _ints((8, 12), 0), _ints((12, 4), 1)
-    want = _mm(ms.Tensor(x), ms.Tensor(w)).asnumpy()
-    gwant = [g.asnumpy() for g in ms.grad(_mm, grad_position=(0, 1))(ms.Tensor(x), ms.Tensor(w))]
-
-    def rank_main():
-        init()
-        context.set_auto_parallel_context(parallel_mode=SEMI, full_batch=True)
-        f = ms.shard(_mm, in_strategy=strategy)
-        out = f(ms.Tensor(x), ms.Tensor(w)).asnumpy()
-        grads = ms.grad(f, grad_position=(0, 1))(ms.Tensor(x), ms.Tensor(w))
-        return out, [g.asnumpy() for g in grads]
-
-    for out, grads in simulate(rank_main, n):
-        np.testing.assert_array_equal(out, want)
-        for g, gw in zip(grads, gwant):
-            np.testing.assert_array_equal(g, gw)
+    _same_as_one_process(_mm, (_ints((8, 12), 0), _ints((12, 4), 1)), strategy, n, (0, 1))
 
 
 def _chain(x, w, b):
@@ -58,21 +66,8 @@ def _chain(x, w, b):
                                         (4, (None, (1, 2), (2,)))])
 def test_a_chain_of_rules_matches_one_process(n, strategy):
     rng = np.random.default_rng(3)
-    x, w, b = (rng.standard_normal(s).astype(np.float32) for s in ((8, 6), (6, 4), (4,)))
-    args = lambda: (ms.Tensor(x), ms.Tensor(w), ms.Tensor(b))  # noqa: E731
-    want = _chain(*args()).asnumpy()
-    gwant = [g.asnumpy() for g in ms.grad(_chain, grad_position=(0, 1, 2))(*args())]
-
-    def rank_main():
-        init()
-        context.set_auto_parallel_context(parallel_mode=SEMI, full_batch=True)
-        f = ms.shard(_chain, in_strategy=strategy)
-        return f(*args()).asnumpy(), [g.asnumpy() for g in ms.grad(f, grad_position=(0, 1, 2))(*args())]
-
-    for out, grads in simulate(rank_main, n):
-        np.testing.assert_allclose(out, want, rtol=1e-5)
-        for g, gw in zip(grads, gwant):
-            np.testing.assert_allclose(g, gw, rtol=1e-5, atol=1e-6)
+    arrays = [rng.standard_normal(s).astype(np.float32) for s in ((8, 6), (6, 4), (4,))]
+    _same_as_one_process(_chain, arrays, strategy, n, (0, 1, 2), exact=False)
 
 
 class MLP(nn.Cell):
@@ -188,6 +183,8 @@ def test_strategy_types_are_checked_as_mindspore():
         ms.shard(_mm, in_strategy=((2.0, 1), (1, 1)))
     with pytest.raises(TypeError, match="consistent type"):
         ms.shard(_mm, in_strategy=(ms.Layout((2,), ("dp",))("dp", "None"), (1, 1)))
+    with pytest.raises(TypeError, match=r"tuple\(int\)"):
+        ops.MatMul().shard(((2, 1.5), (1, 1)))
     with pytest.raises(NotImplementedError, match="out_strategy"):
         ops.MatMul().shard(((2, 1), (1, 1)), out_strategy=((2, 1),))
 
@@ -205,3 +202,127 @@ def test_layout_strategies_place_on_the_mesh():
 
     for out in simulate(rank_main, 4):
         np.testing.assert_array_equal(out, want)
+
+
+def test_sliced_checkpoints_strategy_file_and_merges(tmp_path):
+    """Each rank saves its blocks (integrated_save=False) and rank 0 the strategy file; merge_sliced_parameter,
+    load_distributed_checkpoint and transform_checkpoints (back to whole parameters, and re-sliced by the same
+    strategy) give the trained parameters back."""
+    strategy_file = str(tmp_path / "strategy.json")
+
+    def rank_save():
+        init()
+        context.set_auto_parallel_context(parallel_mode=SEMI, strategy_ckpt_config={"save_file": strategy_file})
+        b, r = 16 // get_group_size(), get_rank()
+        net = MLP(((1, 1), (1, 2)), ((1, 2), (2, 1)))
+        _train(net, _X[r * b:(r + 1) * b], _Y[r * b:(r + 1) * b])
+        d = tmp_path / "ckpt" / f"rank_{r}"
+        d.mkdir(parents=True, exist_ok=True)
+        ms.save_checkpoint(net, str(d / "net.ckpt"), integrated_save=False)
+        return True
+
+    simulate(rank_save, 2)
+    _, want = _train(MLP(), _X, _Y)
+    strategy = ms.build_searched_strategy(strategy_file)
+    assert strategy["w1"]["dev_matrix"] == [2] and strategy["w1"]["shape"] == [8, 16]
+    slices = [ms.load_checkpoint(str(tmp_path / "ckpt" / f"rank_{r}" / "net.ckpt")) for r in range(2)]
+    assert slices[0]["w1"].shape == (8, 8) and slices[0]["w2"].shape == (8, 4)
+    for k, name in enumerate(("w1", "b1", "w2")):
+        merged = ms.merge_sliced_parameter([s[name] for s in slices], strategy)
+        np.testing.assert_allclose(merged.asnumpy(), want[k], rtol=1e-5, atol=1e-6)
+    net = MLP()
+    ms.load_distributed_checkpoint(net, [str(tmp_path / "ckpt" / f"rank_{r}" / "net.ckpt") for r in range(2)],
+                                   None, strategy_file)
+    for p, w in zip(net.trainable_params(), want):
+        np.testing.assert_allclose(p.asnumpy(), w, rtol=1e-5, atol=1e-6)
+    ms.transform_checkpoints(str(tmp_path / "ckpt"), str(tmp_path / "again"), "net", strategy_file, strategy_file)
+    again = ms.load_checkpoint(str(tmp_path / "again" / "rank_1" / "net1.ckpt"))
+    np.testing.assert_array_equal(again["w1"].asnumpy(), slices[1]["w1"].asnumpy())
+    with pytest.raises(ValueError, match="JSON"):
+        ms.build_searched_strategy(str(tmp_path / "ckpt" / "rank_0" / "net.ckpt"))
+
+
+@pytest.mark.parametrize("n,out", [(2, (1, 2)), (2, (2, 1)), (4, (1, 4)), (4, (2, 2)), (4, (4, 1))])
+def test_a_contracting_split_lands_in_the_out_strategy(n, out):
+    """Partial sums go straight to the output's blocks (ReduceScatter when a dim is split over exactly the partial
+    axes); each rank's block, and the gradients of the sum of all blocks, equal one process's."""
+    x, w = _ints((8, 8), 11), _ints((8, 8), 12)
+    y = x @ w
+    gx, gw = (g.asnumpy() for g in ms.grad(lambda a, b: ops.matmul(a, b).sum(), grad_position=(0, 1))(
+        ms.Tensor(x), ms.Tensor(w)))
+
+    def rank_main():
+        init()
+        context.set_auto_parallel_context(parallel_mode=SEMI, full_batch=True)
+        f = ms.shard(lambda a, b: ops.matmul(a, b), in_strategy=((1, n), (n, 1)), out_strategy=(out,))
+        block = f(ms.Tensor(x), ms.Tensor(w)).asnumpy()
+        grads = ms.grad(lambda a, b: f(a, b).sum(), grad_position=(0, 1))(ms.Tensor(x), ms.Tensor(w))
+        return get_rank(), block, [g.asnumpy() for g in grads]
+
+    for r, block, grads in simulate(rank_main, n):
+        rows, cols = 8 // out[0], 8 // out[1]
+        i, j = divmod(r, n // out[0]) if out[0] > 1 else (0, r) if out[1] == n else (r, 0)
+        np.testing.assert_array_equal(block, y[i * rows:(i + 1) * rows, j * cols:(j + 1) * cols])
+        np.testing.assert_array_equal(grads[0], gx)
+        np.testing.assert_array_equal(grads[1], gw)
+
+
+@pytest.mark.parametrize("n,strategy", [(2, ((2, 1, 1), (2, 1, 1))), (4, ((2, 1, 2), (2, 2, 1))),
+                                        (4, ((1, 2, 1), (1, 1, 2)))])
+def test_batch_matmul_strategies(n, strategy):
+    _same_as_one_process(lambda a, b: ops.BatchMatMul()(a, b).sum(), (_ints((4, 6, 8), 21), _ints((4, 8, 2), 22)),
+                         strategy, n, (0, 1))
+
+
+def test_a_sharded_function_inside_jit_is_refused_on_the_simulated_mesh():
+    def rank_main():
+        init()
+        context.set_auto_parallel_context(parallel_mode=SEMI, full_batch=True)
+        f = ms.shard(lambda a: a * 2, in_strategy=((2, 1),))
+        try:
+            ms.jit(lambda a: f(a) + 1)(ms.Tensor(np.ones((4, 2), np.float32)))
+        except ShardError as exc:
+            return str(exc)
+        return ""
+
+    assert all("simulated mesh" in m for m in simulate(rank_main, 2))
+
+
+def _dense_net(split: bool):
+    w1 = ms.Tensor(np.linspace(-1, 1, 16 * 8, dtype=np.float32).reshape(16, 8))
+    w2 = ms.Tensor(np.linspace(1, -1, 4 * 16, dtype=np.float32).reshape(4, 16))
+    d1, d2 = nn.Dense(8, 16, weight_init=w1, bias_init="zeros"), nn.Dense(16, 4, weight_init=w2, bias_init="zeros")
+    if split:  # MindSpore's way: the Dense's MatMul primitive (weight stored (out, in), transpose_b)
+        d1.matmul.shard(((1, 1), (2, 1)))   # column parallel: the weight's out dim split
+        d2.matmul.shard(((1, 2), (1, 2)))   # row parallel: the contracting dim split, partial sums
+    return nn.SequentialCell([d1, nn.ReLU(), d2])
+
+
+def test_dense_matmul_shard_trains_like_one_process():
+    want_losses, want_params = _train(_dense_net(False), _X, _Y)
+
+    def rank_main():
+        init()
+        context.set_auto_parallel_context(parallel_mode=SEMI)
+        r = get_rank()
+        return _train(_dense_net(True), _X[r * 8:(r + 1) * 8], _Y[r * 8:(r + 1) * 8])
+
+    for losses, params in simulate(rank_main, 2):
+        np.testing.assert_allclose(losses, want_losses, rtol=1e-5)
+        for p, pw in zip(params, want_params):
+            np.testing.assert_allclose(p, pw, rtol=1e-5, atol=1e-6)
+
+
+def _lookup(table, ids, w):
+    h = ops.gather(table, ids, 0)                   # (B, S, H): an embedding lookup
+    h = ops.squeeze(ops.expand_dims(h, 1), 1)       # ExpandDims / Squeeze
+    return ops.tanh(ops.matmul(ops.reshape(h, (-1, 6)), w)).sum()
+
+
+@pytest.mark.parametrize("n,strategy", [(2, ((1, 1), (2, 1), (1, 1))), (2, ((1, 2), (2, 1), (1, 1))),
+                                        (4, ((1, 2), (2, 1), (2, 1))), (4, ((1, 1), (4, 1), (1, 4)))])
+def test_embedding_lookup_with_split_ids_and_table(n, strategy):
+    rng = np.random.default_rng(9)
+    arrays = (rng.standard_normal((10, 6)).astype(np.float32), rng.integers(0, 10, (8, 3)).astype(np.int32),
+              rng.standard_normal((6, 4)).astype(np.float32))
+    _same_as_one_process(_lookup, arrays, strategy, n, (0, 2), exact=False)

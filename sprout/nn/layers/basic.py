@@ -48,12 +48,13 @@ class Dense(Cell):
             raise TypeError(f"For 'Dense', the 'activation' must be str or Cell or Primitive, but got "
                             f"{type(activation).__name__}.")
         self.activation_flag = self.activation is not None
+        self.matmul = ops.MatMul(transpose_b=True)  # MindSpore's attribute: dense.matmul.shard(...) splits it
 
     def construct(self, x):
         shape = x.shape
         if len(shape) != 2:
             x = ops.reshape(x, (-1, shape[-1]))
-        x = ops.matmul(x, self.weight, transpose_b=True)
+        x = self.matmul(x, self.weight)
         if self.has_bias:
             x = ops.add(x, self.bias)
         if self.activation_flag:
