@@ -196,13 +196,15 @@ def bench_shard(steps: int) -> list:
     rows = []
     for batch in (64, 256):
         one = _job(_worker_cmd("shard", batch, steps, 0), threads=2)["step"]
+        one1 = _job(_worker_cmd("shard", batch, steps, 0), threads=1)["step"]
         dp = _job(["mpiexec", "-n", "2"] + _worker_cmd("shard", batch, steps, 0), threads=1)["step"]
         mp = _job(["mpiexec", "-n", "2"] + _worker_cmd("shard", batch, steps, 1), threads=1)["step"]
-        rows.append([f"MLP 784-512-512-10 step, batch {batch}", _ms(one), _ms(dp), _ms(mp), f"{one / dp:.2f}x",
-                     f"{one / mp:.2f}x"])
-    print("| workload (semi-auto parallel) | 1 proc, 2 BLAS threads | 2 ranks, batch split | 2 ranks, MatMuls split "
-          "(column, row) + batch | speed-up batch split | speed-up MatMul split |")
-    print("|" + " --- |" * 6)
+        rows.append([f"MLP 784-512-512-10 step, batch {batch}", _ms(one), _ms(one1), _ms(dp), _ms(mp),
+                     f"{one / dp:.2f}x / {one1 / dp:.2f}x", f"{one / mp:.2f}x / {one1 / mp:.2f}x"])
+    print("| workload (semi-auto parallel) | 1 proc, 2 BLAS threads | 1 proc, 1 thread | 2 ranks, batch split | "
+          "2 ranks, MatMuls split (column, row) + batch | speed-up batch split (vs 2 / 1 threads) | speed-up MatMul "
+          "split (vs 2 / 1 threads) |")
+    print("|" + " --- |" * 7)
     for r in rows:
         print("| " + " | ".join(r) + " |")
     return rows

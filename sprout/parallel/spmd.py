@@ -129,8 +129,13 @@ class Shard:
             raise ShardError("shard: a sharded function called inside a jitted function is not supported on the "
                              "simulated mesh (the ranks share one process's compiled graphs); call it eagerly, or "
                              "run under mpiexec / sprout.msrun")
+        if context.auto_parallel_is_set("device_num") and context.get_auto_parallel_context("device_num") != n:
+            raise ShardError(f"shard: device_num={context.get_auto_parallel_context('device_num')} but the world has "
+                             f"{n} ranks; sprout shards over the whole world")
         mode = _input_mode()
-        key = (management.get_rank(), n, mode, tuple((tuple(a.shape), a.dtype) for a in args))
+        # a Cell's graph depends on its training flag (set_train), as a jitted construct's does
+        key = (management.get_rank(), n, mode, getattr(self.fn, "training", None),
+               tuple((tuple(a.shape), a.dtype) for a in args))
         entry = self._cache.get(key)
         if entry is None:
             entry = self._cache[key] = self._build(args, n, mode)

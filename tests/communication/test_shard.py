@@ -175,6 +175,9 @@ def test_unsupported_strategies_and_ops_are_refused_by_name():
     kind, msg = _run_refused(lambda a: a * 2, ((2, 1),), (x,), parallel_mode="data_parallel")
     assert kind is ShardError and "semi_auto_parallel" in msg
 
+    kind, msg = _run_refused(lambda a: a * 2, ((2, 1),), (x,), device_num=4)
+    assert kind is ShardError and "device_num=4" in msg
+
 
 def test_strategy_types_are_checked_as_mindspore():
     with pytest.raises(TypeError, match="tuple"):
