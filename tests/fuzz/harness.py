@@ -120,7 +120,7 @@ def forget_runtimes() -> None:
     from sprout.capture.bytecode import runtime
 
     d = _dir()
-    for key in [k for k in runtime._RUNTIMES if k[0].co_filename.startswith(d)]:
+    for key in [k for k, rt in runtime._RUNTIMES.items() if rt.code.co_filename.startswith(d)]:
         del runtime._RUNTIMES[key]
 
 

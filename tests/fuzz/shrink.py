@@ -189,8 +189,7 @@ def failure_key(o) -> tuple:
 
 def fails_like(prog: Program, key: tuple) -> bool:
     check, mode = key[0], key[1]
-    r = check_program(prog, modes=(mode,), checks=(check,) if check == "fwd" else ("fwd", check)
-                      if False else (check,))
+    r = check_program(prog, modes=(mode,), checks=(check,))
     return not r.invalid and any(failure_key(o) == key for o in r.outcomes)
 
 

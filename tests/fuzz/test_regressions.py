@@ -1,7 +1,11 @@
 """Shrunk fuzz findings (notes/fuzz-findings.md), one test each. Open ones are ``xfail(strict=True)`` with the
 owning area in the reason; the fixer removes the marker. Each program runs eagerly and in the named jit mode
 through the fuzz harness (two input sets; gradients for the grad checks)."""
-from .harness import assert_agrees
+import numpy as np
+
+import sprout as ms
+
+from .harness import assert_agrees, load, unload
 
 
 def test_fuzz_1():
@@ -88,6 +92,77 @@ def f(x):
 
 
 FUZZ_W0 = Tensor(np.array([0.25, 0.75, 1.25, 0.5], np.float32))
+
+
+def fuzz_combine(out):
+    return (out * FUZZ_W0).sum()
+
+
+def fuzz_loss(x):
+    return fuzz_combine(f(x))
+
+
+def fuzz_grad(x):
+    return ops.grad(fuzz_loss, grad_position=(0,), weights=None)(x)
+'''
+
+
+def test_fuzz_5():
+    """fwd and grad under bytecode: two modules defining the same function (equal code objects: code compares
+    by value, not by file) shared PIJit's entries, which read the first module's globals: the second module's
+    jitted ``f`` used the first module's Parameter (wrong forward, weight gradient 0; the fuzz harness loads a
+    program once per check, so grad_of_jit after fwd failed in 71 of 200 programs). Fixed in capture/bytecode
+    (runtimes keyed by the identity of the code object and of its globals)."""
+    mods = [load(SRC_5.replace("W_VALUES", repr(w))) for w in ([1.0, 2.0], [10.0, 20.0])]
+    try:
+        x = ms.Tensor(np.array([0.5, -1.5], np.float32))
+        for m in mods:
+            assert m.f.__code__ == mods[0].f.__code__
+            jf = ms.jit(m.f, capture_mode="bytecode")
+            np.testing.assert_array_equal(jf(x).asnumpy(), m.f(x).asnumpy())
+            g = ms.grad(lambda x: jf(x).sum(), grad_position=None, weights=[m.w])(x)
+            np.testing.assert_array_equal(g[0].asnumpy(), x.asnumpy())
+    finally:
+        for m in mods:
+            unload(m)
+
+
+SRC_5 = '''\
+import numpy as np
+import sprout as ms
+from sprout import Parameter, Tensor, nn, ops
+
+w = Parameter(Tensor(np.array(W_VALUES, np.float32)), name='w')
+
+
+def f(x):
+    return x * w
+'''
+
+
+def test_fuzz_6():
+    """fwd under bytecode: a graph break inside ``for ... in enumerate(list)`` crashed the segment's exit with
+    IndexError: the generated code named the iterator's items and one item by the same variable (``v0 =
+    S[0].items; v0 = v0[1]``). Fixed in capture/bytecode/guards (a path's variable is numbered after its
+    parent's)."""
+    assert_agrees(SRC_6, [("x", "tensor", [1.0, 2.0], [0.5, -0.25])], check="fwd", mode="bytecode")
+    assert_agrees(SRC_6, [("x", "tensor", [1.0, 2.0], [0.5, -0.25])], check="grad_of_jit", mode="bytecode")
+
+
+SRC_6 = '''\
+import numpy as np
+import sprout as ms
+from sprout import Parameter, Tensor, nn, ops
+
+
+def f(x):
+    for i, e in enumerate([x, x * 2, x * 3]):
+        k = float(e.sum().asnumpy())
+        x = x + e * k
+    return x
+
+
+FUZZ_W0 = Tensor(np.array([0.25, 0.75], np.float32))
 
 
 def fuzz_combine(out):

@@ -1,11 +1,13 @@
 """The shrinker reduces a failing program to a small one that fails the same way, and prints it as a test."""
+import dataclasses
+
 import pytest
 
 import sprout as ms
 
 from .gen import generate
-from .harness import Outcome, assert_agrees
-from .shrink import edits, reproducer, shrink
+from .harness import Outcome, assert_agrees, check_program
+from .shrink import edits, failure_key, reproducer, shrink
 
 
 @pytest.fixture(autouse=True)
@@ -45,3 +47,32 @@ def test_reproducer_is_a_runnable_test():
     ns = {"pytest": pytest, "assert_agrees": assert_agrees}
     exec(compile(text, "<reproducer>", "exec"), ns)
     ns["test_fuzz_T1"]()  # this program agrees under AST capture: the test body passes
+
+
+def _tanh_is_sigmoid(graph):
+    """A planted compiler bug: a "rewrite" that turns every Tanh into a Sigmoid."""
+    from sprout.core.op import REGISTRY
+
+    sig = REGISTRY["Sigmoid"]
+    return graph.replace(nodes=[dataclasses.replace(n, op=sig) if n.op.name == "Tanh" else n for n in graph.nodes])
+
+
+def test_shrinks_a_planted_bug_to_its_minimal_form(monkeypatch):
+    """With a wrong rewrite planted in the pass pipeline, the fuzzer finds seed 20's program disagreeing under
+    jit(ast) and the shrinker reduces it (1294 characters, a helper, branches, mutable arguments) to the one
+    statement that uses tanh. The expected text depends on the generator: if it changes, check the new minimal
+    form by eye and update it here."""
+    from sprout.passes import pipeline
+
+    monkeypatch.setattr(pipeline, "PIPELINE",
+                        pipeline.PIPELINE + [("planted", pipeline._into_subgraphs(_tanh_is_sigmoid))])
+    prog = generate(20)
+    res = check_program(prog, modes=("ast",), checks=("fwd",))
+    bad = res.failures()
+    assert [(o.check, o.mode, o.status, o.kind) for o in bad] == [("fwd", "ast", "disagree", "value")]
+    small = shrink(prog, failure_key(bad[0]), budget_s=120)
+    body = small.render().split("\n\n\n")[1].strip()
+    assert body == "def f(y):\n    y *= ops.tanh(y)\n    return y", body
+    assert [a.name for a in small.args] == ["y"] and small.weights == []
+    monkeypatch.undo()
+    assert not check_program(small, modes=("ast",), checks=("fwd",)).failures()  # without the bug it agrees

@@ -131,8 +131,9 @@ class _Gen:
         key = path_key(p)
         name = self._paths.get(key)
         if name is None:
+            rhs = self.path(p)  # first: it may name the parent path's variable (the next free number)
             name = f"v{len(self._paths)}"
-            self.lines.append(f"    {name} = {self.path(p)}")
+            self.lines.append(f"    {name} = {rhs}")
             self._paths[key] = name
         return name
 

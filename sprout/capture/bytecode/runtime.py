@@ -131,11 +131,12 @@ _LOCS: dict = {}
 
 def _loc(code: types.CodeType, offset: int) -> SourceLoc:
     """The SourceLoc of an instruction (cached: nodes of every capture point at them)."""
-    loc = _LOCS.get((code, offset))
+    key = (code, code.co_filename, offset)  # equal code objects of two files: each keeps its own file
+    loc = _LOCS.get(key)
     if loc is None:
         line, col, end = py311.positions(code, offset)
         line = line or code.co_firstlineno
-        loc = _LOCS[(code, offset)] = SourceLoc(code.co_filename, line, col,
+        loc = _LOCS[key] = SourceLoc(code.co_filename, line, col,
                                                 linecache.getline(code.co_filename, line), end)
     return loc
 
@@ -552,14 +553,18 @@ _LEVEL = [""]  # the jit_level of the PIJit function running: functions its Pyth
 
 def runtime_for(fn: types.FunctionType, fullgraph: bool = False, jit_level: str | None = None) -> CodeRuntime:
     # closures of one code object (functions made by one factory) read their free variables from the
-    # cells captured in their entries: each closure gets its own runtime (its cells are kept alive by it)
+    # cells captured in their entries: each closure gets its own runtime (its cells are kept alive by it).
+    # Code objects compare by value (not by file), so two modules defining the same function would share
+    # entries that read the first module's globals: the key is the identity of the code and of the globals
+    # (the runtime keeps both alive, so the ids stay theirs).
     closure = fn.__closure__
     level = _LEVEL[0] if jit_level is None else jit_level
-    key = (fn.__code__, fullgraph, level, tuple(map(id, closure)) if closure else ())
+    code, glb = fn.__code__, fn.__globals__
+    key = (id(code), id(glb), fullgraph, level, tuple(map(id, closure)) if closure else ())
     rt = _RUNTIMES.get(key)
     if rt is None:
-        rt = _RUNTIMES[key] = CodeRuntime(fn.__code__, fullgraph, level)
-        rt.closure = closure
+        rt = _RUNTIMES[key] = CodeRuntime(code, fullgraph, level)
+        rt.closure, rt.globals = closure, glb
     return rt
 
 
