@@ -120,7 +120,7 @@ def test_fuzz_5():
             assert m.f.__code__ == mods[0].f.__code__
             jf = ms.jit(m.f, capture_mode="bytecode")
             np.testing.assert_array_equal(jf(x).asnumpy(), m.f(x).asnumpy())
-            g = ms.grad(lambda x: jf(x).sum(), grad_position=None, weights=[m.w])(x)
+            g = ms.grad(lambda x, jf=jf: jf(x).sum(), grad_position=None, weights=[m.w])(x)
             np.testing.assert_array_equal(g[0].asnumpy(), x.asnumpy())
     finally:
         for m in mods:
