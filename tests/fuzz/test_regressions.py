@@ -176,3 +176,44 @@ def fuzz_loss(x):
 def fuzz_grad(x):
     return ops.grad(fuzz_loss, grad_position=(0,), weights=None)(x)
 '''
+
+
+def test_fuzz_7():
+    """fwd and grad under bytecode (seed 1285): after a graph break before a function's cell variables were
+    written, the segment's exit gave every still-empty cell the same new cell (their recipes were one constant
+    tuple, and the exit makes one object per recipe object): ``d = {...}; v = x * k`` then read ``d['a']`` of
+    a tensor (TypeError). Fixed in capture/bytecode/runtime (an empty cell's recipe is its own)."""
+    args = [("x", "tensor", [1.0, -2.0], [0.5, 0.25])]
+    for check in ("fwd", "grad_of_jit", "jit_of_grad"):
+        assert_agrees(SRC_7, args, check=check, mode="bytecode")
+
+
+SRC_7 = '''\
+import numpy as np
+import sprout as ms
+from sprout import Parameter, Tensor, nn, ops
+
+
+def f(x):
+    k = float(x.sum().asnumpy())
+    d = {'a': x * 2}
+    v = x * k
+    def g(z):
+        return v + d['a'] * z
+    return d['a'] + g(x)
+
+
+FUZZ_W0 = Tensor(np.array([0.25, 0.75], np.float32))
+
+
+def fuzz_combine(out):
+    return (out * FUZZ_W0).sum()
+
+
+def fuzz_loss(x):
+    return fuzz_combine(f(x))
+
+
+def fuzz_grad(x):
+    return ops.grad(fuzz_loss, grad_position=(0,), weights=None)(x)
+'''

@@ -236,8 +236,8 @@ def _build_entry(cap: Capture, kind: str, payload) -> Entry:
         elif isinstance(v, types.CellType) and i in fresh:
             try:
                 r = ("CELL", recipe(v.cell_contents))
-            except ValueError:
-                r = ("CELL", None)
+            except ValueError:  # an empty cell; the id keeps the recipe a new tuple (a constant ("CELL", None)
+                r = ("CELL", None, i)  # is one object, and the exit makes one temp per recipe object)
         elif isinstance(v, types.FunctionType) and i in fresh:
             r = ("FN", v.__code__, v.__globals__, v.__name__,
                  recipe(v.__defaults__) if v.__defaults__ is not None else None,
