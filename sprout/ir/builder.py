@@ -295,6 +295,12 @@ class GraphBuilder:
             picked = F.select(cond, _new_tracer(new, self), _new_tracer(o._var, self))
             self.write(o, picked._var, seen)
 
+    def writes_back(self, t: Tracer) -> bool:
+        """``t`` is an input tracer written in place: the graph's update stores its value into the input's object."""
+        origin = self._origin.get(id(t))
+        update = self._updates.get(origin.uid) if origin is not None else None
+        return update is not None and update[1] is t and t._var is not origin
+
     def alias_when(self, a: Tracer, b: Tensor, pred: Tracer | None, negate: bool = False) -> None:
         """``a`` is eagerly the same tensor object as ``b`` when ``pred`` held (``negate``: when it did not;
         ``None``: always): a branch passed ``b`` through. An in-place write to either then reaches the other

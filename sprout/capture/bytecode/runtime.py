@@ -209,7 +209,9 @@ def _build_entry(cap: Capture, kind: str, payload) -> Entry:
             return r
         if isinstance(v, Tracer):
             p = conv.get(i)
-            if p is not None and cap.input_var.get(i) is v._var:
+            # an input, unchanged or written in place (the write-back puts the new value into its object,
+            # which stays the frame's: later writes in Python or in the next segment reach the caller's tensor)
+            if p is not None and (cap.input_var.get(i) is v._var or cap.builder.writes_back(v)):
                 r = ("P", p)
             else:
                 if i not in out_index:
