@@ -228,6 +228,45 @@ def gather_rule(mesh: Mesh, node, ins: list, strategy) -> list:
     return [(o, TensorLayout(pdims[:axis] + li.dims + pdims[axis + 1:]))]
 
 
+def conv2d_rule(mesh: Mesh, node, ins: list, strategy) -> list:
+    """Conv2D (NCHW): batch split, output channels split by the weight (no communication), input channels split
+    (groups == 1: partial sums, as a contracting split); spatial dims whole."""
+    x, w = ins[0], ins[1]
+    groups = node.attrs.get("groups", 1)
+    ex, ew = [0, 1, -1, -1], [2, 1, -1, -1]
+    if strategy is not None:
+        if len(strategy) != 2:
+            raise ShardError(f"shard: {_what(node, strategy)}: Conv2D takes one strategy per input (two)")
+        if groups != 1 and (strategy[0][1] != 1 or strategy[1][0] != 1):
+            raise ShardError(f"shard: {_what(node, strategy)}: channels of a grouped convolution cannot be split")
+        lx, lw = layouts_of_device_matrix(mesh, list(strategy), [ex, ew], [x.type.shape, w.type.shape],
+                                          f"shard: {_what(node, strategy)} (spatial dims cannot be split)")
+    else:
+        rx, rw = x.layout.without_partial(), w.layout.without_partial()
+        b, ci = rx.dims[0], (rx.dims[1] if groups == 1 else ())
+        used = set(b) | set(ci)
+        co = rw.dims[0] if groups == 1 and not used & set(rw.dims[0]) else ()
+        lx, lw = TensorLayout((b, ci, (), ())), TensorLayout((co, ci, (), ()))
+    out = TensorLayout((lx.dims[0], lw.dims[0], (), ()), tuple(sorted(lx.dims[1])))
+    (o,) = _emit(node, [_to(mesh, x, lx), _to(mesh, w, lw)])
+    return [(o, out)]
+
+
+def pool_rule(mesh: Mesh, node, ins: list, strategy) -> list:
+    """MaxPool / AvgPool (NCHW): batch and channel splits kept, spatial dims whole."""
+    x = ins[0]
+    if strategy is not None:
+        if len(strategy) != 1:
+            raise ShardError(f"shard: {_what(node, strategy)}: one strategy (for the input) expected")
+        lx = layouts_of_device_matrix(mesh, [strategy[0]], [[0, 1, -1, -1]], [x.type.shape],
+                                      f"shard: {_what(node, strategy)} (spatial dims cannot be split)")[0]
+    else:
+        r = x.layout.without_partial()
+        lx = TensorLayout((r.dims[0], r.dims[1], (), ()))
+    (o,) = _emit(node, [_to(mesh, x, lx)] + [v.local for v in ins[1:]])
+    return [(o, lx)]
+
+
 def reshape_rule(mesh: Mesh, node, ins: list, strategy) -> list:
     if strategy is not None:
         return replicated_rule(mesh, node, ins, strategy)
@@ -301,7 +340,7 @@ def softmax_rule(mesh: Mesh, node, ins: list, strategy) -> list:
 
 RULES = {"MatMul": matmul_rule, "Transpose": transpose_rule, "ExpandDims": expand_dims_rule,
          "Squeeze": squeeze_rule, "Gather": gather_rule, "Reshape": reshape_rule, "Softmax": softmax_rule,
-         "LogSoftmax": softmax_rule}
+         "LogSoftmax": softmax_rule, "Conv2D": conv2d_rule, "MaxPool": pool_rule, "AvgPool": pool_rule}
 
 
 def apply(mesh: Mesh, node, ins: list, strategy) -> list:

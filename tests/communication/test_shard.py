@@ -329,3 +329,27 @@ def test_embedding_lookup_with_split_ids_and_table(n, strategy):
     arrays = (rng.standard_normal((10, 6)).astype(np.float32), rng.integers(0, 10, (8, 3)).astype(np.int32),
               rng.standard_normal((6, 4)).astype(np.float32))
     _same_as_one_process(_lookup, arrays, strategy, n, (0, 2), exact=False)
+
+
+def _cnn(x, w, v):
+    h = ops.max_pool2d(ops.relu(ops.conv2d(x, w, pad_mode="pad", padding=1)), 2, 2)   # (B, 4, 3, 3)
+    return ops.tanh(ops.matmul(ops.reshape(h, (h.shape[0], -1)), v)).sum()          # Reshape keeps the batch split
+
+
+@pytest.mark.parametrize("n,strategy", [(2, ((2, 1, 1, 1), (1, 1, 1, 1), (1, 1))),    # batch
+                                        (2, ((1, 1, 1, 1), (2, 1, 1, 1), (1, 1))),    # output channels
+                                        (2, ((1, 2, 1, 1), (1, 2, 1, 1), (1, 1))),    # input channels: partial
+                                        (4, ((2, 2, 1, 1), (1, 2, 1, 1), (2, 1)))])
+def test_conv_and_pool_split_by_batch_and_channels(n, strategy):
+    rng = np.random.default_rng(13)
+    arrays = (rng.standard_normal((4, 2, 6, 6)).astype(np.float32), rng.standard_normal((4, 2, 3, 3)).astype(
+        np.float32), rng.standard_normal((36, 3)).astype(np.float32))
+    _same_as_one_process(_cnn, arrays, strategy, n, (0, 1, 2), exact=False)
+
+
+def test_a_spatial_conv_split_is_refused():
+    conv = ops.Conv2D(4, 3)
+    conv.shard(((1, 1, 2, 1), (1, 1, 1, 1)))
+    x, w = ms.Tensor(_ints((2, 2, 6, 6), 1)), ms.Tensor(_ints((4, 2, 3, 3), 2))
+    kind, msg = _run_refused(lambda a, b: conv(a, b), (None, None), (x, w))
+    assert kind is ShardError and "Conv2D with strategy ((1, 1, 2, 1), (1, 1, 1, 1))" in msg
