@@ -36,12 +36,16 @@ class Case(_oracle.OC):
     ``note``) plus: ``grad``: also compare gradients w.r.t. the float inputs (MindSpore's, or finite differences
     where MindSpore fails); ``jit``: also run under jit (AST and bytecode); ``numpy`` / ``raises``: sprout
     deliberately differs from MindSpore here (``note`` says why) and must give this NumPy expression's result,
-    or raise this exception type."""
+    or raise this exception type; ``alt``: the MindSpore expression the oracle evaluates instead when MindSpore
+    2.10's CPU build has no kernel for ``expr`` (mint's Ascend-only ops); ``fd``: gradients against finite
+    differences even where MindSpore computes them (``note`` says why MindSpore's are wrong)."""
 
     grad: bool = False
     jit: bool = True
     numpy: str = ""
     raises: str = ""
+    alt: str = ""
+    fd: bool = False
 
     def cotangent(self, out: np.ndarray) -> np.ndarray:
         rng = np.random.default_rng(zlib.crc32(self.key.encode()) + 1)
