@@ -236,7 +236,9 @@ class Parameter(Tensor):
         return self
 
     def clone(self, init="same") -> Parameter:
-        return Parameter(self._data.copy(), name=self.name, requires_grad=self.requires_grad)
+        """A new Parameter of the same name, shape and dtype holding a copy of this one's data (``init="same"``)
+        or ``init``: "zeros", "ones", a number, or an initializer object (anything with ``init_data``)."""
+        return Parameter(_cloned_data(self._data, init), name=self.name, requires_grad=self.requires_grad)
 
     @property
     def data(self) -> Parameter:
@@ -258,6 +260,19 @@ class Parameter(Tensor):
         return self.clone()
 
 
+def _cloned_data(data: np.ndarray, init) -> np.ndarray:
+    if isinstance(init, str) and init == "same":
+        return data.copy()
+    if isinstance(init, str) and init in ("zeros", "ones"):
+        return np.full(data.shape, 0 if init == "zeros" else 1, data.dtype)
+    if isinstance(init, (bool, int, float)):
+        return np.full(data.shape, init, data.dtype)
+    if hasattr(init, "init_data"):  # an Initializer (sprout.common.initializer)
+        return np.asarray(init.init_data(data.shape, mstype._FROM_NP[data.dtype]), data.dtype)
+    raise ValueError(f"Parameter.clone: init must be 'same', 'zeros', 'ones', a number or an initializer object "
+                     f"(e.g. initializer('normal', ...)), got {init!r}")
+
+
 class ParameterTuple(tuple):
     """A tuple of Parameters (MindSpore's container for ``weights``)."""
 
@@ -271,7 +286,7 @@ class ParameterTuple(tuple):
     def clone(self, prefix: str, init="same") -> ParameterTuple:
         out = []
         for p in self:
-            q = p.clone()
+            q = p.clone(init)
             q.name = f"{prefix}.{p.name}"
             out.append(q)
         return ParameterTuple(out)

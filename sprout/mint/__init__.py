@@ -21,7 +21,7 @@ from ._tensor import (  # noqa: F401
     hstack, index_add, index_select, kthvalue, masked_select, meshgrid, narrow, nonzero, permute, repeat_interleave,
     reshape, roll, scatter, scatter_add, searchsorted, select, sort, split, squeeze, squeeze_impl, stack, swapaxes, t,
     take, tile, topk, transpose, tril, triu, unbind, unique, unique_consecutive, unsqueeze, where)
-from . import distributed, linalg, nn, special  # noqa: F401
+from . import distributed, linalg, nn, optim, special  # noqa: F401
 from .nn.functional import gelu as npu_gelu  # noqa: F401
 from ..ops.functional import einsum, ravel  # noqa: F401
 
