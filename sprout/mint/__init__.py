@@ -5,6 +5,8 @@ from ..core.tensor import Tensor  # noqa: F401
 from ._creation import (  # noqa: F401
     arange, bernoulli, empty, empty_like, eye, full, full_like, linspace, multinomial, normal, ones, ones_like, rand,
     rand_like, randint, randint_like, randn, randn_like, randperm, zeros, zeros_like)
+from ._extra import (  # noqa: F401
+    batch_norm_elemt, batch_norm_gather_stats_with_counts, batch_norm_stats, triangular_solve)
 from ._math import (  # noqa: F401
     abs, acos, acosh, add, addbmm, addcdiv, addcmul, addmm, addmv, addr_, all, allclose, amax, amin, any, arccos,
     arccosh, arcsin, arcsinh, arctan, arctan2, arctanh, argmax, argmin, asin, asinh, atan, atan2, atanh, baddbmm,

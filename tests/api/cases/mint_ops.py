@@ -7,6 +7,7 @@ import numpy as np
 from . import Case, U, I, C, B
 
 X = U(3, 4)
+_TRI = np.array([[2.0, 1.0, 3.0], [0.5, 1.5, 4.0], [5.0, 0.3, 2.5]])
 Y = U(3, 4)
 P = U(3, 4, lo=0.2, hi=3.0)
 X3 = U(2, 3, 4)
@@ -257,6 +258,19 @@ CASES += [
     Case("normal_tensor", "mint.normal(m, 0.5)", {"m": X}, check="shape"),
     Case("bernoulli", "mint.bernoulli(p)", {"p": U(3, 4, lo=0, hi=1)}, check="shape"),
     Case("multinomial", "mint.multinomial(p, 2)", {"p": U(3, 4, lo=0.1, hi=1)}, check="shape"),
+    Case("triangular_solve", "mint.triangular_solve(b, a)", {"b": U(3, 2), "a": C(_TRI, "float32")}, grad=True),
+    Case("triangular_solve_lower_t_unit", "mint.triangular_solve(b, a, False, True, True)",
+         {"b": U(3, 2), "a": C(_TRI.T, "float32")}, grad=True),
+    Case("triangular_solve_batch", "mint.triangular_solve(b, a)", {"b": U(2, 3, 1), "a": C(np.stack([_TRI, _TRI.T * 2]),
+                                                                                       "float32")}),
+    Case("batch_norm_stats", "mint.batch_norm_stats(x, 1e-5)", {"x": U(4, 3, 2)}, grad=True),
+    Case("batch_norm_elemt", "mint.batch_norm_elemt(x, w, b, m, s)", {"x": U(4, 3, 2), "w": U(3), "b": U(3), "m": U(3),
+                                                                      "s": U(3, lo=0.5, hi=2)}, grad=True),
+    Case("bn_gather", "mint.batch_norm_gather_stats_with_counts(x, m, s, counts=c)",
+         {"x": U(4, 3), "m": U(2, 3), "s": U(2, 3, lo=0.5, hi=1.5), "c": C([3.0, 5.0], "float32")}, grad=True),
+    Case("bn_gather_running", "mint.batch_norm_gather_stats_with_counts(x, m, s, p_rm, p_rv, 0.5, 1e-5, c) + "
+         "(p_rm, p_rv)", {"x": U(4, 3), "m": U(2, 3), "s": U(2, 3, lo=0.5, hi=1.5), "c": C([3.0, 5.0], "float32"),
+                          "p_rm": U(3), "p_rv": U(3, lo=0.5, hi=1.5)}),
     Case("cat_bad_raises", "mint.cat([a, b])", {"a": X, "b": U(2, 3)}, check="raises"),
     Case("sum_bad_dim_raises", "mint.sum(x, 3)", {"x": X}, check="raises"),
     Case("gather_bad_dim_raises", "mint.gather(x, 2, i)", {"x": X, "i": I(3, 2, dtype="int64")}, check="raises"),
@@ -308,6 +322,17 @@ _NP = {"acos": "np.arccos(x)", "acosh": "np.arccosh(x)", "arccos": "np.arccos(x)
        "var": "np.var(x, 0, ddof=1)", "var_mean": "(np.var(x, 1, ddof=1), np.mean(x, 1))", "tril": "np.tril(x, -1)",
        "unique": "np.unique(x)", "bernoulli": "np.zeros((3, 4), np.float32)",
        "multinomial": "np.zeros((3, 2), np.int64)", "randperm": "np.zeros(5, np.int64)"}
+_GM = "((m * c[:, None]).sum(0) / 8)"
+_GV = f"(((1 / s ** 2 - 1e-5 + m ** 2) * c[:, None]).sum(0) / 8 - {_GM} ** 2)"
+_NP.update({
+    "triangular_solve": "(np.linalg.solve(np.triu(a), b), a)",
+    "triangular_solve_lower_t_unit": "(np.linalg.solve((np.tril(a, -1) + np.eye(3, dtype=np.float32)).T, b), a)",
+    "triangular_solve_batch": "(np.linalg.solve(np.triu(a), b), a)",
+    "batch_norm_stats": "(x.mean((0, 2)), 1 / np.sqrt(x.var((0, 2)) + 1e-5))",
+    "batch_norm_elemt": "(x - m[:, None]) * s[:, None] * w[:, None] + b[:, None]",
+    "bn_gather": f"({_GM}, 1 / np.sqrt({_GV} + 1e-5))",
+    "bn_gather_running": f"({_GM}, 1 / np.sqrt({_GV} + 1e-5), 0.5 * p_rm + 0.5 * {_GM}, "
+                         f"0.5 * p_rv + 0.5 * {_GV} * 8 / 7)"})
 OVERRIDES.update({k: {"numpy": v} for k, v in _NP.items()})
 OVERRIDES.update({
     "cummin": {"alt": _INDEXED + "(ops.cummin(x, 0))"},
