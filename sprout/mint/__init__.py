@@ -57,7 +57,7 @@ def real(input):  # noqa: A002
 
 
 def imag(input):  # noqa: A002
-    """The imaginary part exists only for complex Tensors; sprout has none, so this is a TypeError (as for any
-    real Tensor in MindSpore and PyTorch)."""
-    raise TypeError(f"mint.imag: expected a complex Tensor, got {getattr(input, 'dtype', type(input).__name__)} "
-                    "(sprout has no complex dtypes)")
+    """The imaginary part: zeros for a real Tensor (as MindSpore 2.10; sprout has no complex dtypes)."""
+    from .. import ops
+
+    return ops.zeros_like(input)

@@ -258,6 +258,8 @@ CASES += [
     Case("normal_tensor", "mint.normal(m, 0.5)", {"m": X}, check="shape"),
     Case("bernoulli", "mint.bernoulli(p)", {"p": U(3, 4, lo=0, hi=1)}, check="shape"),
     Case("multinomial", "mint.multinomial(p, 2)", {"p": U(3, 4, lo=0.1, hi=1)}, check="shape"),
+    Case("real", "mint.real(x)", {"x": X}),
+    Case("imag", "mint.imag(x)", {"x": X}),
     Case("triangular_solve", "mint.triangular_solve(b, a)", {"b": U(3, 2), "a": C(_TRI, "float32")}, grad=True),
     Case("triangular_solve_lower_t_unit", "mint.triangular_solve(b, a, False, True, True)",
          {"b": U(3, 2), "a": C(_TRI.T, "float32")}, grad=True),
