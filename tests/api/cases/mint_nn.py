@@ -162,6 +162,16 @@ CASES += [
     Case("L_bn3d", "mint.nn.BatchNorm3d(2)(x)", {"x": U(2, 2, 2, 2, 2)}, rtol=1e-4),
     Case("L_syncbn", "mint.nn.SyncBatchNorm(3)(x)", {"x": IMG}, rtol=1e-4),
     Case("L_conv3d_shape", "mint.nn.Conv3d(2, 3, 2)(x)", {"x": U(1, 2, 4, 4, 4)}, check="shape"),
+    Case("relu_inplace", "(F.relu_(x), x)[1]", {"x": X}),
+    Case("conv3d", "F.conv3d(x, w, b, 1, 1)", {"x": U(1, 2, 4, 4, 4), "w": U(3, 2, 3, 3, 3), "b": U(3)}, rtol=1e-4,
+         grad=True),
+    Case("avg_pool3d", "F.avg_pool3d(x, 2)", {"x": U(1, 2, 4, 4, 4)}),
+    Case("adaptive_avg_pool3d", "F.adaptive_avg_pool3d(x, 2)", {"x": U(1, 2, 4, 4, 4)}),
+    Case("max_unpool2d", "F.max_unpool2d(*F.max_pool2d(x, 2, return_indices=True), 2)", {"x": IMG}),
+    Case("grid_sample", "F.grid_sample(x, g, align_corners=False)", {"x": IMG, "g": U(2, 3, 4, 2, lo=-1, hi=1)},
+         rtol=1e-4, grad=True),
+    Case("dropout2d_eval", "F.dropout2d(x, 0.5, False)", {"x": IMG}),
+    Case("upsample_nearest", "F.upsample(x, size=(3, 4))", {"x": IMG}),
     Case("bad_reduction_raises", "F.l1_loss(x, y, reduction='avg')", {"x": X, "y": X}, check="raises"),
     Case("conv_bad_channels_raises", "F.conv2d(x, w)", {"x": IMG, "w": U(4, 2, 3, 3)}, check="raises"),
     Case("ce_bad_target_raises", "F.cross_entropy(x, t)", {"x": X, "t": I(3, 2, dtype="int64")}, check="raises"),
@@ -225,6 +235,13 @@ NUMPY = {"elu_alpha": "np.where(x > 0, x, 0.5 * np.expm1(x))", "max_pool2d": "x.
          "L_embedding_shape": "np.zeros((2, 2, 3), np.float32)",
          "L_bn2d": "x / (1 + 1e-5) ** 0.5", "L_bn1d": "x / (1 + 1e-5) ** 0.5", "L_layernorm": _LN,
          "L_groupnorm": _GN + ".reshape(2, 6, 4)"}
+ALT.update({"conv3d": "ops.conv3d(x, w, b, 1, 'pad', 1)", "avg_pool3d": "ops.avg_pool3d(x, 2, 2)",
+            "adaptive_avg_pool3d": "ops.adaptive_avg_pool3d(x, 2)",
+            "grid_sample": "ops.grid_sample(x, g, 'bilinear', 'zeros', False)",
+            "upsample_nearest": "ops.interpolate(x, size=(3, 4), mode='nearest')"})
+NUMPY.update({"relu_inplace": "np.maximum(x, 0)", "dropout2d_eval": "x",
+              "max_unpool2d": "(lambda m: np.where(x == m.repeat(2, 2).repeat(2, 3), x, 0))"
+                              "(x.reshape(2, 3, 3, 2, 3, 2).max((3, 5)))"})
 ALT.update({"L_logsigmoid": "ops.logsigmoid(x)", "L_mish": "ops.mish(x)", "L_selu": "ops.selu(x)",
             "L_avgpool1d": "ops.avg_pool1d(x, 3, 2, 1)", "L_avgpool3d": "ops.avg_pool3d(x, 2, 2)",
             "L_adaptive1d": "ops.adaptive_avg_pool1d(x, 4)", "L_adaptive3d": "ops.adaptive_avg_pool3d(x, 2)",
