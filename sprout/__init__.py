@@ -40,3 +40,13 @@ from . import debug  # noqa: F401
 from .profiler import Profiler  # noqa: F401
 
 __version__ = "0.1.0"
+
+_LAZY_SUBMODULES = ("numpy", "mint", "experimental")  # ms.numpy / ms.mint / ms.experimental, imported on first use
+
+
+def __getattr__(name):
+    if name in _LAZY_SUBMODULES:
+        import importlib
+
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -140,3 +140,14 @@ def test_parameter_clone_init():
     assert p.clone("zeros").name == "p" and p.clone("zeros").dtype == p.dtype
     with pytest.raises(ValueError, match="init"):
         p.clone("normal-ish")
+
+
+def test_namespaces_reachable_as_attributes():
+    """``ms.mint``, ``ms.numpy`` and ``ms.experimental`` work without importing them first, as in MindSpore."""
+    import sprout as ms_
+
+    assert ms_.experimental.optim.SGD is optim.SGD and ms_.experimental.optim.lr_scheduler.StepLR
+    assert ms_.mint.optim.AdamW is optim.AdamW
+    assert float(ms_.numpy.ones(2).sum().asnumpy()) == 2.0
+    with pytest.raises(AttributeError):
+        ms_.not_a_submodule  # noqa: B018
