@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+import models
 import numpy_ref as ref
 from common import median_time
 
@@ -64,11 +65,12 @@ def w3_plain_time(repeat: int = 5) -> float:
     return median_time(lambda: ref.w3_plain(x, y), repeat=repeat, min_time=0.0)
 
 
-def measure_all(quick: bool = False) -> dict:
+def measure_all(quick: bool = False, models_: tuple = ()) -> dict:
+    """Bandwidth, sgemm rate, FLOPs and floors of W3-W6 and of the model workloads ``models_``."""
     rep = 3 if quick else 5
     bw = bandwidth(repeat=rep)
     gf = sgemm(repeat=rep)
-    fl = flops()
+    fl = flops() | {w: models.flops(w) for w in models_}
     best_bw = max(bw.values())
     return {"bandwidth": bw, "sgemm_gflops": gf, "flops": fl,
             "floors": {"W3": w3_bytes() / (best_bw * 1e9), **{w: f / (gf * 1e9) for w, f in fl.items()}},

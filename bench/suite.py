@@ -21,6 +21,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import models  # noqa: E402
 from common import Measurement, Options, compare, fmt_bytes, fmt_time, have, measure_group  # noqa: E402
 import numpy_ref as ref  # noqa: E402
 
@@ -40,8 +41,10 @@ DESCRIPTION = {
 }
 # (rtol, atol as a fraction of max|reference|) for allclose against the NumPy outputs
 TOLERANCE = {"W1": (1e-6, 0.0), "W1s": (1e-6, 0.0), "W2": (1e-5, 1e-6), "W3": (1e-3, 1e-5), "W4": (1e-4, 1e-5),
-             "W5": (1e-4, 1e-5), "W6": (1e-3, 1e-5), "W7b": (1e-5, 1e-6)}
-ALL = ["W1", "W1s", "W2", "W3", "W4", "W5", "W6", "W7b"]
+             "W5": (1e-4, 1e-5), "W6": (1e-3, 1e-5), "W7b": (1e-5, 1e-6),
+             "M1": (1e-3, 1e-5), "M2": (1e-3, 1e-5), "M3": (1e-3, 1e-5)}
+MODELS = ["M1", "M2", "M3"]      # no hand-written NumPy version: ratios and the check are against sprout eager
+ALL = ["W1", "W1s", "W2", "W3", "W4", "W5", "W6", "W7b"] + MODELS
 COLUMNS = ["numpy", "sprout eager", "sprout jit O0", "sprout jit O1", "torch eager", "torch.compile", "jax eager",
            "jax.jit", "mindspore pynative", "mindspore jit"]
 
@@ -69,7 +72,7 @@ def pick_workloads(only: str | None) -> list[str]:
     want = {w.strip() for w in only.split(",") if w.strip()}
     unknown = want - set(ALL) - {"W7", "W7a"}
     if unknown:
-        raise SystemExit(f"unknown workloads {sorted(unknown)}; choose from W1..W7")
+        raise SystemExit(f"unknown workloads {sorted(unknown)}; choose from W1..W7, M1..M3")
     if "W1" in want:
         want.add("W1s")
     if want & {"W7", "W7a"}:
@@ -96,7 +99,7 @@ def run_in_process(workloads: list[str], opts: Options, skip: list[str]) -> dict
         if w in ref.PREPARE:
             todo.append(("numpy", ref.PREPARE[w], True))
         todo += [(name, prep, True) for _, name, prep in wl.contestants([w])]
-        if w != "W1s":
+        if w != "W1s" and w not in MODELS:   # the peers' versions of M1-M3 are not written yet
             todo += [(name, prep, False) for _, name, prep in peers.contestants([w])]
         todo = [t for t in todo if not skipped(t[0], skip)]
         results[w] = measure_group(todo, opts, log=lambda name, w=w: log(f"{w}: {name}"))
@@ -178,7 +181,7 @@ def check_row(w: str, row: dict, notes: Notes, base: Measurement | None) -> str:
     rtol, atol = TOLERANCE[w]
     bad, n = [], 0
     for name, m in row.items():
-        if name == "numpy" or m.arrays is None:
+        if m is base or m.arrays is None:
             continue
         ok, detail = compare(base.arrays, m.arrays, rtol, atol)
         n += 1
@@ -196,7 +199,7 @@ def cell(m: Measurement | None, value: float | None, base: float | None, notes: 
         return ""
     if value is None:
         return "- " + notes.ref(f"{name} ({w}): {m.error}") if m.error else "-"
-    if base and name != "numpy":
+    if base and name != baseline(w):
         return f"{fmt_time(value)} ({value / base:.2f}x)"
     return fmt_time(value)
 
@@ -210,6 +213,10 @@ def first_cell(m: Measurement | None, notes: Notes, w: str, name: str) -> str:
     return cell(m, getattr(m, "first", None), None, notes, w, name)
 
 
+def baseline(w: str) -> str:
+    return "sprout eager" if w in MODELS else "numpy"
+
+
 def table(header: list[str], rows: list[list[str]]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(r) + " |" for r in rows]
@@ -221,9 +228,9 @@ def report(results: dict, workloads: list[str], limits: dict | None, notes: Note
     rows, first_rows, mem_rows = [], [], []
     for w in workloads:
         row = results.get(w, {})
-        base = results.get("W1" if w == "W1s" else w, {}).get("numpy")   # W1s computes what W1 does
+        base = results.get("W1" if w == "W1s" else w, {}).get(baseline(w))   # W1s computes what W1 does
         med = base.median if base else None
-        label = DESCRIPTION[w if w != "W7b" else "W7b steady"]
+        label = models.describe(w) if w in MODELS else DESCRIPTION[w if w != "W7b" else "W7b steady"]
         rows.append([label] + [cell(row.get(c), getattr(row.get(c), "median", None), med, notes, w, c)
                                for c in cols] + [check_row(w, row, notes, base)])
         first_rows.append([w] + [cell(row.get(c), getattr(row.get(c), "first", None), None, notes, w, c)
@@ -235,7 +242,7 @@ def report(results: dict, workloads: list[str], limits: dict | None, notes: Note
         if src in workloads:
             row = results.get(src, {})
             rows.append([DESCRIPTION[key]] + [first_cell(row.get(c), notes, src, c) for c in cols] + [""])
-    out = ["### Median time per step (ratio to NumPy from this run)", "",
+    out = ["### Median time per step (ratio to NumPy from this run; M1-M3: to sprout eager)", "",
            table(["workload"] + cols + ["check"], rows), "",
            "### First call on fresh state (includes capture and compilation)", "",
            table(["workload"] + cols, first_rows)]
@@ -251,16 +258,23 @@ def report(results: dict, workloads: list[str], limits: dict | None, notes: Note
                 f"- W3 moves >= {ref.np.prod(ref.W3_SHAPE) * 12 / 2**20:.0f} MiB: floor {fmt_time(fo['W3'])} at the "
                 f"best bandwidth; plain NumPy expression {fmt_time(limits['w3_plain'])}, NumPy with out= in "
                 f"64K-element blocks {fmt_time(limits['w3_blocked'])}"]
-        for w in ("W4", "W5", "W6"):
+        for w in ("W4", "W5", "W6") + tuple(m for m in MODELS if m in workloads):
             out.append(f"- {w}: {fl[w] / 1e6:.1f} MFLOP of matmul/conv per step: floor {fmt_time(fo[w])} at "
-                       f"big-sgemm speed")
+                       f"big-sgemm speed" + gap(results.get(w, {}), fo[w]))
     tol = ", ".join(f"{w} rtol {r:g} atol {a:g}" for w, (r, a) in TOLERANCE.items() if w in workloads)
-    out += ["", f"Check: allclose(contestant, NumPy, rtol, atol x max|NumPy|) over every output of the first "
+    out += ["", "Check (M1-M3: against sprout eager): "
+            f"allclose(contestant, NumPy, rtol, atol x max|NumPy|) over every output of the first "
             f"step on identical inputs and initial parameters (training steps: loss and updated parameters; "
             f"W6: loss and gradients) -- {tol}."]
     if notes.items:
         out += ["", "Notes:"] + [f"[{i + 1}] {t}" for i, t in enumerate(notes.items)]
     return "\n".join(out)
+
+
+def gap(row: dict, floor: float) -> str:
+    """How far each timed contestant of a row is above its FLOP floor."""
+    parts = [f"{name} {m.median / floor:.1f}x" for name, m in row.items() if m.median]
+    return ("; time / floor: " + ", ".join(parts)) if parts else ""
 
 
 def busy_warning(load_start: float) -> str:
@@ -294,7 +308,7 @@ def main(argv=None) -> None:
     p.add_argument("--skip", default="", help="comma-separated contestant name prefixes to skip, e.g. "
                    "'torch.compile,mindspore'")
     p.add_argument("--all-peers", action="store_true", help="with --quick: keep torch.compile and MindSpore")
-    p.add_argument("--mindspore-python", default="/tmp/msvenv/bin/python",
+    p.add_argument("--mindspore-python", default="/work/msvenv/bin/python",
                    help="interpreter with MindSpore installed (skipped when missing)")
     p.add_argument("--no-memory", action="store_true", help="skip the tracemalloc peak-memory pass")
     p.add_argument("--no-limits", action="store_true", help="skip bandwidth/BLAS measurements")
@@ -320,7 +334,7 @@ def main(argv=None) -> None:
     limits = None
     if not args.no_limits:
         log("limits: bandwidth, sgemm")
-        limits = ref_limits(args.quick)
+        limits = ref_limits(args.quick, workloads)
     results = run_in_process(workloads, opts, skip)
     fresh_first_calls(results, workloads, skip)
     ms_version = None
@@ -365,9 +379,9 @@ def limit_threads(n: int) -> None:
     os.execve(sys.executable, [sys.executable, os.path.abspath(__file__)] + sys.argv[1:], env)
 
 
-def ref_limits(quick: bool) -> dict:
+def ref_limits(quick: bool, workloads: list[str]) -> dict:
     import limits
-    return limits.measure_all(quick)
+    return limits.measure_all(quick, [w for w in MODELS if w in workloads])
 
 
 if __name__ == "__main__":

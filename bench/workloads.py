@@ -31,6 +31,7 @@ else:
     import sprout as ms
     from sprout import nn, ops
 
+import models  # noqa: E402
 import numpy_ref as ref  # noqa: E402
 from common import Options, Prepared, measure_group  # noqa: E402
 
@@ -300,7 +301,22 @@ def w7b(level):
     return _prepared(lambda: f(x))
 
 
-WORKLOADS = {"W1": w1, "W1s": w1_seed, "W2": w2, "W3": w3, "W4": w4, "W5": w5, "W6": w6, "W7b": w7b}
+# ---- M1-M3: real models (ResNet-18-style CIFAR, Transformer encoder, LSTM), train steps ------------
+_BUILD = models.define(ms, nn, ops)
+
+
+def model_step(w: str):
+    def prepare(level):
+        net = _BUILD(w)
+        params = net.trainable_params()
+        step = _train_step(net, models.initial_values(w, [(p.name, tuple(p.shape)) for p in params]), level)
+        xt, yt = (ms.Tensor(a) for a in models.inputs(w))
+        return _prepared(lambda: step(xt, yt), state=_state(params))
+    return prepare
+
+
+WORKLOADS = {"W1": w1, "W1s": w1_seed, "W2": w2, "W3": w3, "W4": w4, "W5": w5, "W6": w6, "W7b": w7b,
+             "M1": model_step("M1"), "M2": model_step("M2"), "M3": model_step("M3")}
 
 
 def contestants(names: list[str]) -> list[tuple[str, str, object]]:
