@@ -1,0 +1,39 @@
+"""The optional numba update loops give NumPy's float results bit for bit, and numba is imported for
+them only once a run has done enough large updates to repay the import."""
+import numpy as np
+import pytest
+
+from sprout.nn.optim import _kernels, _loops
+
+
+def test_numba_import_is_deferred_until_it_pays():
+    assert not _loops.worth_loading(0, numba_imported=False)
+    assert not _loops.worth_loading(_loops.IMPORT_AFTER - 1, numba_imported=False)
+    assert _loops.worth_loading(_loops.IMPORT_AFTER, numba_imported=False)
+    assert _loops.worth_loading(1, numba_imported=True)
+
+
+@pytest.mark.parametrize("nesterov", [None, False, True])
+def test_loops_match_numpy_bitwise(nesterov):
+    pytest.importorskip("numba")
+    if not _loops._compile():
+        pytest.skip("numba loops unavailable")
+    rng = np.random.default_rng(0)
+    n = _loops.MIN_SIZE + 7
+    var, accum, grad = (rng.standard_normal(n).astype(np.float32) for _ in range(3))
+    lr, mom = np.float32(0.01), np.float32(0.9)
+    v1, a1 = var.copy(), accum.copy()
+    if nesterov is None:
+        _loops.gradient_descent(v1, lr, grad)
+        expect = var - lr * grad
+        np.testing.assert_array_equal(v1, expect)
+        return
+    _loops.momentum(v1, a1, lr, grad, mom, nesterov)
+    a2 = accum * mom + grad
+    v2 = var - lr * (grad + mom * a2) if nesterov else var - lr * a2
+    np.testing.assert_array_equal(a1, a2)
+    np.testing.assert_array_equal(v1, v2)
+    # and the op kernel (whichever path it takes) agrees
+    v3, a3 = var.copy(), accum.copy()
+    _kernels._apply_momentum(v3, a3, lr, grad, mom, nesterov)
+    np.testing.assert_array_equal(v3, v2)
