@@ -353,3 +353,34 @@ def test_a_spatial_conv_split_is_refused():
     x, w = ms.Tensor(_ints((2, 2, 6, 6), 1)), ms.Tensor(_ints((4, 2, 3, 3), 2))
     kind, msg = _run_refused(lambda a, b: conv(a, b), (None, None), (x, w))
     assert kind is ShardError and "Conv2D with strategy ((1, 1, 2, 1), (1, 1, 1, 1))" in msg
+
+
+def test_semi_auto_dense_net_with_sparse_cross_entropy_and_adam():
+    """The data-parallel tutorial's network under semi-auto parallel with its Dense MatMuls split: the loss op has
+    no rule (it runs on the gathered logits and int labels), Adam updates the whole parameters."""
+    rng = np.random.default_rng(0)
+    x, y = rng.standard_normal((16, 10)).astype(np.float32), rng.integers(0, 4, 16).astype(np.int32)
+
+    def run(x, y, split):
+        ms.set_seed(1)
+        net = nn.SequentialCell([nn.Dense(10, 16), nn.ReLU(), nn.Dense(16, 4)])
+        if split:
+            net[0].matmul.shard(((1, 1), (2, 1)))
+            net[2].matmul.shard(((1, 2), (1, 2)))
+        loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+        step = nn.TrainOneStepCell(nn.WithLossCell(net, loss), nn.Adam(net.trainable_params(), 0.01))
+        losses = [float(step(ms.Tensor(x), ms.Tensor(y)).asnumpy()) for _ in range(3)]
+        return losses, [p.asnumpy() for p in net.trainable_params()]
+
+    want_losses, want_params = run(x, y, False)
+
+    def rank_main():
+        init()
+        context.set_auto_parallel_context(parallel_mode=SEMI)
+        r = get_rank()
+        return run(x[r * 8:(r + 1) * 8], y[r * 8:(r + 1) * 8], True)
+
+    for losses, params in simulate(rank_main, 2):
+        np.testing.assert_allclose(losses, want_losses, rtol=1e-5)
+        for p, pw in zip(params, want_params):
+            np.testing.assert_allclose(p, pw, rtol=1e-4, atol=1e-5)
