@@ -1,14 +1,16 @@
 """grad, value_and_grad, vjp and GradOperation with MindSpore's argument and return conventions."""
 from __future__ import annotations
 
+import weakref
 from typing import Any
 from collections.abc import Callable, Sequence
 
 from ..core import dispatch
 from ..core.hooks import call_user
+from ..core.pytree import MutableFloat, MutableInt
 from ..core.tensor import Parameter, Tensor
 from ..ir.builder import Tracer
-from .tape import Tape
+from .tape import Tape, pass_through
 
 
 def _flatten_tensors(value: Any, out: list) -> list:
@@ -36,7 +38,7 @@ def _alias(t: Any) -> Any:
             if isinstance(t, Tracer) and builder is not None:
                 a = builder.alias(t)  # same value and buffer (writes through it write t), a new object
                 for tape in dispatch.active_tapes():
-                    tape.record_custom((t,), a, _pass_through)
+                    tape.record_custom((t,), a, pass_through)
                 return a
             return F.identity(t)
         new = Tensor.__new__(Tensor)
@@ -45,32 +47,35 @@ def _alias(t: Any) -> Any:
     return t
 
 
-def _pass_through(args, out, dout):
-    return (dout,)
-
-
 def _weights_list(weights) -> tuple[list, bool]:
     """(list of Parameters, whether the caller passed a single Parameter)."""
     if weights is None:
         return [], False
     if isinstance(weights, Parameter):
         return [weights], True
+    if isinstance(weights, Tensor):
+        raise TypeError("grad: weights is a Tensor (not a Parameter); weights must be Parameters (gradients are "
+                        "taken w.r.t. a network's Parameters: net.trainable_params())")
     if isinstance(weights, dict):
         weights = list(weights.values())
     if hasattr(weights, "trainable_params") and not isinstance(weights, (list, tuple)):
         weights = weights.trainable_params()
     ws = list(weights)
-    for w in ws:
-        if not isinstance(w, Tensor):
-            raise TypeError(f"grad: weights must be Parameters, got {type(w).__name__}")
+    for k, w in enumerate(ws):
+        if not isinstance(w, Parameter):
+            what = "a Tensor (not a Parameter)" if isinstance(w, Tensor) else type(w).__name__
+            raise TypeError(f"grad: weights[{k}] is {what}; weights must be Parameters (gradients are taken "
+                            "w.r.t. a network's Parameters: net.trainable_params())")
     return ws, False
 
 
 class GradResult:
     """Forward outputs plus the tape that recorded them: call ``grads`` to differentiate."""
 
-    def __init__(self, tape: Tape, outputs: Any, inputs: list, weights: list, watched: Sequence[int] | None = None):
+    def __init__(self, tape: Tape, outputs: Any, inputs: list, weights: list, watched: Sequence[int] | None = None,
+                 fn_name: str = "the function"):
         self.tape, self.outputs, self.inputs, self.weights = tape, outputs, inputs, weights
+        self.fn_name = fn_name
         self.watched = range(len(inputs)) if watched is None else watched
 
     def grads(self, sens: Any = None, outputs: Any = None) -> tuple[list, list]:
@@ -78,6 +83,13 @@ class GradResult:
 
         targets = self.outputs if outputs is None else outputs
         outs = _flatten_tensors(targets, [])
+        _check_outputs(self.fn_name, targets, outs)
+        tape = self.tape
+        if tape.escapes and not any(tape.is_live(o) for o in outs):
+            raise RuntimeError(f"grad: the output of {self.fn_name} does not depend on its inputs through sprout "
+                               f"ops: a tensor computed from them left for NumPy ({tape.escapes[0]}), and "
+                               "gradients do not flow through NumPy. Compute it with sprout ops (ops.stop_gradient "
+                               "marks a value as a constant).")
         if sens is None:
             senses = [F.ones_like(o) for o in outs]
         else:
@@ -124,7 +136,48 @@ def forward_with_tape(fn: Callable, args: Sequence, watch: Sequence[int] | None,
         out = call_user(fn, *args)  # converted as its caller is, while an AST capture traces
     finally:
         dispatch.pop_tape(tape)
-    return GradResult(tape, out, list(args), weights, None if watch is None else tuple(positions))
+    return GradResult(tape, out, list(args), weights, None if watch is None else tuple(positions), _name(fn))
+
+
+def _name(fn: Any) -> str:
+    """How messages name a differentiated function or Cell."""
+    name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or type(fn).__name__
+    return f"'{name}'"
+
+
+def _check_outputs(fn_name: str, targets: Any, outs: list) -> None:
+    """What is differentiated must be Tensors (in tuples, lists or dicts): None or a string has no gradient."""
+    def bad(v):
+        if v is None or isinstance(v, (str, bytes)):
+            return v
+        if isinstance(v, (tuple, list)):
+            return next((b for b in map(bad, v) if b is not _OK), _OK)
+        if isinstance(v, dict):
+            return next((b for b in map(bad, v.values()) if b is not _OK), _OK)
+        return _OK
+
+    b = bad(targets)
+    if b is not _OK or not outs:
+        got = repr(b) if b is not _OK else f"{type(targets).__name__} {targets!r}"[:80]
+        raise TypeError(f"grad: {fn_name} returned {got}; the function being differentiated must return a Tensor "
+                        "(or a tuple of Tensors)")
+
+
+_OK = object()
+
+
+def _check_arguments(fn: Any, args: tuple, positions: tuple) -> None:
+    """Gradients are taken w.r.t. Tensors: a Python number (or a string...) at a differentiated position is
+    an error naming the function and the position, never a silently missing gradient."""
+    for p in positions:
+        a = args[p]
+        if isinstance(a, Tensor) or (a.__class__ in (tuple, list) and _flatten_tensors(a, [])):
+            continue
+        if isinstance(a, (MutableInt, MutableFloat)):  # ms.mutable scalars: graph inputs, kept as before
+            continue
+        raise TypeError(f"grad: cannot differentiate {_name(fn)} w.r.t. argument {p} ({type(a).__name__} "
+                        f"{a!r}): gradients are taken w.r.t. Tensors. Pass it as a Tensor or leave position {p} "
+                        "out of grad_position.")
 
 
 def _check_positions(grad_position, n_args: int) -> tuple[tuple, bool]:
@@ -147,6 +200,7 @@ def _grad_impl(fn, grad_position, weights, has_aux, with_value: bool, return_ids
 
     def wrapped(*args):
         positions, single = ((), False) if grad_position is None else _check_positions(grad_position, len(args))
+        _check_arguments(fn, args, positions)
         res = forward_with_tape(fn, args, positions, ws)
         out = res.outputs
         if has_aux:
@@ -189,7 +243,18 @@ def value_and_grad(fn: Callable, grad_position=0, weights=None, has_aux: bool = 
 
 def vjp(fn: Callable, *inputs, weights=None, has_aux: bool = False):
     """MindSpore's ``ops.vjp``: returns ``(outputs, vjp_fn)`` (and aux when has_aux)."""
+    return _vjp(fn, inputs, weights, has_aux, hold=True)
+
+
+def vjp_immediate(fn: Callable, *inputs, weights=None):
+    """``vjp`` for callers that run the backward before writing anything the forward read (the train-step
+    cells): nothing holds the tape, so the optimizer's writes stay on the fast path."""
+    return _vjp(fn, inputs, weights, False, hold=False)
+
+
+def _vjp(fn: Callable, inputs: tuple, weights, has_aux: bool, hold: bool):
     ws, _ = _weights_list(weights)
+    _check_arguments(fn, inputs, tuple(range(len(inputs))))
     res = forward_with_tape(fn, inputs, None, ws)
     out = res.outputs
     target = out[0] if has_aux else out
@@ -200,6 +265,9 @@ def vjp(fn: Callable, *inputs, weights=None, has_aux: bool = False):
         g = tuple(in_grads)
         return (g, tuple(w_grads)) if weights is not None else g
 
+    if hold:  # the backward runs when vjp_fn is called: until vjp_fn is gone, writes keep the values it reads
+        dispatch.hold_tape(res.tape)
+        weakref.finalize(vjp_fn, dispatch.release_tape, res.tape)
     if has_aux:
         return target, vjp_fn, tuple(out[1:])
     return out, vjp_fn

@@ -1,6 +1,4 @@
-"""A compiled graph as a callable on Tensors: the plain run, and the differentiable call that puts one
-node on the innermost eager tape whose backward is the compiled backward graph (the graph split once
-into forward + residuals and backward). Used by jitted functions and PIJit segments alike."""
+"""A compiled graph callable on Tensors, plainly or as one differentiable tape node (forward + residuals)."""
 from __future__ import annotations
 
 from typing import Any
@@ -16,6 +14,15 @@ from ..ir.graph import Graph
 from ..ir.replay import replay
 from ..passes import run_pipeline
 from .grad_graph import split
+from .tape import kept_copy
+
+
+def will_write(tensors: list, positions: list) -> None:
+    """A run is about to write ``tensors`` at ``positions`` (in place, maybe inside the generated code):
+    gradient tapes keep the values their records read."""
+    if dispatch._holders:
+        for pos in positions:
+            dispatch.will_write(tensors[pos])
 
 _new = object.__new__
 
@@ -85,6 +92,7 @@ class CompiledGraph:
             return replay(self.graph, [pool[v.uid] for v in self.graph.inputs])[:self.n_out]
         if dispatch._tapes:
             return self.call_differentiable(list(tensors))
+        will_write(tensors, self.update_pos)
         res = self.run_arrays([t._data for t in tensors])
         self._write_back(tensors, res[self.n_out:], res[:self.n_out])
         return [_wrap(o) for o in res[:self.n_out]]
@@ -110,11 +118,17 @@ class CompiledGraph:
         tapes = dispatch._tapes
         tape = next((t for t in reversed(tapes) if t.sees(tensors)), None)
         if tape is None:
+            will_write(tensors, self.update_pos)
             res = self.run_arrays([t._data for t in tensors])
             self._write_back(tensors, res[self.n_out:], res[:self.n_out])
             return [_wrap(o) for o in res[:self.n_out]]
         info = self.grad_info()
         n_out = self.n_out
+        # the run writes inputs in place: earlier records keep the values they read, and an input this call
+        # both reads (a residual) and writes is read by its backward as it was before the run
+        own = {i: kept_copy(tensors[i], tape) for kind, i in info.res_from
+               if kind == "in" and i in info.forward.update_pos}
+        will_write(tensors, info.forward.update_pos)
         if len(tapes) == 1:  # first order (the common case): arrays, no outer tape needs the residuals
             fwd = info.forward
             res = fwd.run_arrays([t._data for t in tensors])
@@ -126,14 +140,17 @@ class CompiledGraph:
             with dispatch.suspend_tapes([tape]):
                 res = info.forward(*tensors)
             outs, computed = res[:n_out], res[n_out:]
-        # an input residual is the tensor itself (read when the backward runs, as an eager tape reads it)
-        residuals = [tensors[i] if kind == "in" else computed[i] for kind, i in info.res_from]
+        if own or info.forward.update_pos:  # a residual in a written input's buffer: later writes change it
+            computed = _unshared(computed, [tensors[i]._data for i in info.forward.update_pos], tape)
         diff_outs = [outs[i] for i in info.dout_of]
         if not diff_outs:
             return outs
 
         def vjp(args, out, dout):
             douts = list(dout) if isinstance(dout, tuple) else [dout]
+            # an input residual is the value the tape kept for the input (what this call read)
+            residuals = [(own[i] if i in own else args[i]) if kind == "in" else computed[i]
+                         for kind, i in info.res_from]
             if not info.grad_of:
                 grads: Any = ()
             elif not dispatch._slow:
@@ -148,6 +165,16 @@ class CompiledGraph:
 
         tape.record_custom(tuple(tensors), diff_outs[0] if len(diff_outs) == 1 else tuple(diff_outs), vjp)
         return outs
+
+
+def _unshared(computed, written: list, tape) -> list:
+    """``computed`` (arrays, or Tensors on outer tapes) with copies of those sharing memory with ``written``."""
+    out = list(computed)
+    for k, r in enumerate(out):
+        a = r._data if isinstance(r, Tensor) else r
+        if a.__class__ is np.ndarray and any(np.may_share_memory(a, w) for w in written):
+            out[k] = kept_copy(r, tape) if isinstance(r, Tensor) else a.copy()
+    return out
 
 
 class _GradInfo:

@@ -58,18 +58,19 @@ def _cond_residual_vjp(args: tuple, attrs: dict):
                                     + c_else)
     outs = bind(COND, args, {**attrs, "then": f_then, "else": f_else, "n_out": n_out + len(c_then) + len(c_else)})
     primal = list(outs[:n_out])
-    r_then = _residuals(s_then, ins[:n_then], list(outs[n_out:n_out + len(c_then)]))
-    r_else = _residuals(s_else, ins[n_then:], list(outs[n_out + len(c_then):]))
+    c_t, c_e = list(outs[n_out:n_out + len(c_then)]), list(outs[n_out + len(c_then):])
     # one gradient per distinct float tensor among the operands (the same tensor often feeds both branches)
     groups: dict[int, list] = {}
     for p, a in enumerate(ins):
         if _is_float(a):
             groups.setdefault(id(a), []).append(p)
 
-    def vjp(_args, _out, dout):
+    def vjp(read, _out, dout):  # read: the operands' values when the node ran (the tape keeps them)
         douts = _as_list(dout, n_out)
         if not groups:
             return (None,) * len(args)
+        r_then = _residuals(s_then, list(read[1:1 + n_then]), c_t)
+        r_else = _residuals(s_else, list(read[1 + n_then:]), c_e)
 
         def side(s: Split, res: list, lo: int, hi: int):
             def fn():
@@ -77,7 +78,7 @@ def _cond_residual_vjp(args: tuple, attrs: dict):
                 result = []
                 for ps in groups.values():
                     mine = [grads[p] for p in ps if lo <= p < hi and p in grads]
-                    g = mine[0] if mine else F.zeros_like(ins[ps[0]])
+                    g = mine[0] if mine else F.zeros_like(read[1 + ps[0]])
                     for extra in mine[1:]:
                         g = F.add(g, extra)
                     result.append(g)
@@ -122,10 +123,11 @@ def _while_residual_vjp(args: tuple, attrs: dict):
     f_state = [j for j in range(n) if s.forward.inputs[j].type.dtype.is_float]
     f_cap = [i for i, c in enumerate(bcap) if _is_float(c)]
 
-    def vjp(_args, _out, dout):
+    def vjp(read, _out, dout):  # read: the operands' values when the loop ran (the tape keeps them)
         douts = _as_list(dout, n_primal)
+        caps = list(read[n + k:])
         d_final = [F.zeros_like(primal[j]) if douts[j] is None else douts[j] for j in f_state]
-        d_caps = [F.zeros_like(bcap[i]) for i in f_cap]
+        d_caps = [F.zeros_like(caps[i]) for i in f_cap]
         if not d_final and not d_caps:
             return (None,) * len(args)
         carry_types = [count._var.type] + [t._var.type for t in d_final] + [t._var.type for t in d_caps]
@@ -136,7 +138,7 @@ def _while_residual_vjp(args: tuple, attrs: dict):
         def rbody(i, *carry):
             j = F.sub(i, 1)
             d_state = dict(zip(f_state, carry[:len(f_state)]))
-            res = [stacks[idx][j] if where == "stack" else bcap[idx] for where, idx in res_src]
+            res = [stacks[idx][j] if where == "stack" else caps[idx] for where, idx in res_src]
             cot = []
             for o in s.dout_of:
                 if o < n:
@@ -167,13 +169,16 @@ def _while_residual_vjp(args: tuple, attrs: dict):
 
 # ---- GraphCall --------------------------------------------------------------------------------------
 def _call_residual_vjp(args: tuple, attrs: dict):
+    if attrs.get("bprop") is not None:  # a Cell's custom bprop: the call as traced, the user's backward
+        return _custom_call_vjp(args, attrs)
     s = split(attrs["graph"])
     outs = bind(GRAPH_CALL, args, {"graph": s.forward})
     primal = list(outs[:s.n_out])
-    res = _residuals(s, list(args), list(outs[s.n_out:]))
+    computed = list(outs[s.n_out:])
 
-    def vjp(_args, _out, dout):
+    def vjp(read, _out, dout):  # read: the operands' values when the call ran (the tape keeps them)
         douts = _as_list(dout, s.n_out)
+        res = _residuals(s, list(read), computed)
         grads = bind(GRAPH_CALL, (*res, *_cotangents(s, douts, primal)), {"graph": s.backward}) if s.grad_of else ()
         full: list = [None] * len(args)
         for p, g in zip(s.grad_of, grads):
@@ -181,6 +186,17 @@ def _call_residual_vjp(args: tuple, attrs: dict):
         return tuple(full)
 
     return tuple(primal), vjp
+
+
+def _custom_call_vjp(args: tuple, attrs: dict):
+    primal = tuple(bind(GRAPH_CALL, args, {"graph": attrs["graph"]}))
+    bprop = attrs["bprop"]
+
+    def vjp(read, _out, dout):
+        douts = _as_list(dout, len(primal))
+        return bprop(read, primal, douts)
+
+    return primal, vjp
 
 
 COND.residual_vjp = _cond_residual_vjp

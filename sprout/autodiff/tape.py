@@ -1,15 +1,15 @@
-"""The gradient tape: records ops whose inputs descend from watched tensors, and runs their
-bprops in reverse. Tapes nest (higher-order gradients) and record symbolic tensors too, so a
-gradient taken inside a graph under construction becomes part of that graph."""
+"""The gradient tape: records ops on watched tensors and runs their bprops in reverse, on the values read."""
 from __future__ import annotations
 
 from typing import Any
 from collections.abc import Callable
 
 from ..core import dispatch
+from ..core.dispatch import pass_through
 from ..ir.effects import is_token
 from ..core.op import Op, register
 from ..core.tensor import Tensor
+from ..ir.builder import Tracer, _new_tracer
 
 
 def _custom_only_on_tape(*args, **attrs):  # both impl and infer: the node is never run or compiled
@@ -27,16 +27,26 @@ CUSTOM_VJP = register(Op("custom_vjp", _custom_only_on_tape, _custom_only_on_tap
 
 
 class Tape:
-    """One level of differentiation. ``watch`` marks the inputs; ``record`` is called by dispatch.
+    """One level of differentiation. ``watch`` marks the inputs; ``record`` is called by dispatch. Tapes nest
+    (higher-order gradients) and record tracers too, so a gradient taken while a graph is built is part of it.
 
-    A bprop may return a zero-argument callable instead of a gradient for an input whose gradient
-    is expensive (a matmul operand): the tape calls it only when that input is being differentiated."""
+    A bprop reads the values its op read (value at use time): a write to a recorded tensor first calls
+    ``keep`` (``dispatch.will_write``), which gives the records holding it a copy of the old value; the
+    recorded objects stay the keys gradients accumulate under. A bprop may return a zero-argument callable
+    instead of a gradient for an input whose gradient is expensive (a matmul operand): the tape calls it only
+    when that input is being differentiated."""
 
-    __slots__ = ("records", "live")
+    __slots__ = ("records", "live", "_index", "_indexed", "_tracers", "escapes")
 
     def __init__(self):
+        # (op, args, attrs, out, values): ``values`` is None, or args + outputs as a list once a write made
+        # some of them differ from what the objects hold now
         self.records: list[tuple] = []
         self.live: dict[int, Tensor] = {}
+        self._index: dict[int, list] = {}  # buffer or tracer id -> [(record, position in args + outputs)]
+        self._indexed = 0                  # records[:_indexed] are in _index (built on the first write)
+        self._tracers: dict[int, dict] = {}  # record -> {arg position: tracer holding that Parameter's value}
+        self.escapes: list[str] = []       # how recorded tensors left for NumPy (asnumpy(), ...)
 
     def watch(self, t: Tensor) -> None:
         self.live[id(t)] = t
@@ -56,7 +66,11 @@ class Tape:
                 break
         else:
             return
-        self.records.append((op, args, attrs, out))
+        if dispatch._builders:  # a Parameter's value here is its tracer, which later writes rebind
+            held = dispatch._builders[-1].state_tracers(args)
+            if held is not None:
+                self._tracers[len(self.records)] = held
+        self.records.append((op, args, attrs, out, None))
         if isinstance(out, tuple):
             for o in out:
                 live[id(o)] = o
@@ -66,6 +80,51 @@ class Tape:
     def record_custom(self, args: tuple, out: Any, vjp: Callable) -> None:
         """Record a call whose backward is ``vjp(args, out, dout) -> grads per arg``."""
         self.record(CUSTOM_VJP, args, {"vjp": vjp, "n_in": len(args)}, out)
+
+    # ---- values at use time -----------------------------------------------------------------------
+    def keep(self, t: Tensor, kept: dict) -> None:
+        """``t`` is about to be written (in place, or rebound): every record reading its buffer (its tracer,
+        in a graph) reads a copy of the current value instead. ``kept`` shares the copies between tapes."""
+        records = self.records
+        if self._indexed < len(records):
+            self._extend_index()
+        slots = self._index.pop(_key(t), None)
+        if not slots:
+            return
+        for i, k in slots:
+            op, args, attrs, out, values = records[i]
+            if values is None:
+                values = list(args) + (list(out) if isinstance(out, tuple) else [out])
+                records[i] = (op, args, attrs, out, values)
+            cur = self._tracers.get(i, {}).get(k, values[k])  # a Parameter read in a graph: its tracer
+            snap = kept.get(id(cur))
+            if snap is None:
+                snap = kept[id(cur)] = _snapshot(cur)
+                # tapes outside this one differentiate the backward, which reads the copy: it stands for the
+                # recorded object (a gradient reaching the copy reaches it)
+                n = len(args)
+                record_custom((args[k] if k < n else out[k - n] if isinstance(out, tuple) else out,), snap,
+                              pass_through)
+            values[k] = snap
+
+    def _extend_index(self) -> None:
+        index, records = self._index, self.records
+        for i in range(self._indexed, len(records)):
+            op, args, attrs, out, values = records[i]
+            if op is CUSTOM_VJP and attrs["vjp"] is pass_through:  # reads no values
+                continue
+            if values is None:
+                values = args + out if isinstance(out, tuple) else args + (out,)
+            held = self._tracers.get(i, {})
+            for k, a in enumerate(values):
+                if isinstance(a, Tensor):
+                    key = _key(held.get(k, a))
+                    slots = index.get(key)
+                    if slots is None:
+                        index[key] = [(i, k)]
+                    else:
+                        slots.append((i, k))
+        self._indexed = len(records)
 
     def backward(self, outputs: list, senses: list) -> dict[int, Tensor]:
         """Run bprops in reverse from ``outputs`` seeded with ``senses``; returns id -> gradient."""
@@ -77,7 +136,7 @@ class Tape:
                 _accumulate(grads, o, s, F)
         live = self.live
         with dispatch.suspend_tapes([self]):
-            for op, args, attrs, out in reversed(self.records):
+            for op, args, attrs, out, values in reversed(self.records):
                 if isinstance(out, tuple):
                     douts = [grads.get(id(o)) for o in out]
                     if all(d is None for d in douts):
@@ -90,13 +149,48 @@ class Tape:
                         continue
                 if op.bprop is None:
                     raise TypeError(f"{op.name} is not differentiable (it has no bprop)")
-                in_grads = op.bprop(*args, out, dout, **attrs)
+                if values is None:
+                    in_grads = op.bprop(*args, out, dout, **attrs)
+                else:  # some values were overwritten after the op read them: the bprop reads the kept ones
+                    n = len(args)
+                    value_out = tuple(values[n:]) if isinstance(out, tuple) else values[n]
+                    in_grads = op.bprop(*values[:n], value_out, dout, **attrs)
                 for a, g in zip(args, in_grads):
                     if g is not None and id(a) in live and isinstance(a, Tensor):
                         if callable(g):  # a deferred gradient: computed only for inputs that need it
                             g = g()
                         _accumulate(grads, a, g, F)
         return grads
+
+
+def _key(t: Tensor) -> int:
+    """What a write changes: a tracer (a graph value), or the array owning a tensor's memory (views share it)."""
+    if isinstance(t, Tracer):
+        return id(t)
+    d = t._data
+    while True:
+        b = getattr(d, "base", None)
+        if b is None:
+            return id(d)
+        d = b
+
+
+def _snapshot(t: Tensor) -> Tensor:
+    if isinstance(t, Tracer):
+        return _new_tracer(t._var, t._builder)
+    s = Tensor.__new__(Tensor)
+    s._data = t._data.copy()
+    return s
+
+
+def kept_copy(t: Tensor, skip: Tape) -> Tensor:
+    """A copy of ``t``'s current value for a record on ``skip`` to read later; the other active tapes that see
+    ``t`` route a gradient reaching the copy to ``t``."""
+    snap = _snapshot(t)
+    for tape in dispatch.active_tapes():
+        if tape is not skip:
+            tape.record_custom((t,), snap, pass_through)
+    return snap
 
 
 def _accumulate(grads: dict, target: Tensor, g: Tensor, F) -> None:

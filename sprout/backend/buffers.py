@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core import dispatch
 from ..ir.graph import Graph, Node, Var
 
 
@@ -64,6 +65,8 @@ def store(t, value, outputs: tuple = ()) -> None:
     d = t._data
     if value is d:
         return
+    if dispatch._holders:  # gradient tapes keep the value their records read
+        dispatch.will_write(t)
     if value.__class__ is not np.ndarray:
         value = np.asarray(value)
     if (d.__class__ is np.ndarray and d.shape == value.shape and d.dtype == value.dtype and d.flags.writeable

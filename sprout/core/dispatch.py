@@ -12,8 +12,12 @@ from .types import type_of
 
 # Active gradient tapes, outermost first, graph builders, innermost last, observers (push_observer) and
 # precision policies (push_policy), innermost last. ``_slow`` is true when any is non-empty: the eager fast
-# path checks one global.
+# path checks one global. ``_holders``: the tapes whose records a later backward will read (pushed ones,
+# active or suspended, and ones a vjp function keeps): a write to a tensor they recorded goes through
+# ``will_write`` first, so each keeps the value its bprops read (value at use time).
 _tapes: list = []
+_holders: list = []
+_held: list = []  # (tape, the builder active when hold_tape was called, or None)
 _builders: list = []
 _observers: list = []
 _policies: list = []
@@ -23,7 +27,7 @@ _clock = time.perf_counter_ns
 
 def _refresh() -> None:
     global _slow
-    _slow = bool(_tapes or _builders or _observers or _policies)
+    _slow = bool(_tapes or _builders or _observers or _policies or _holders)
 
 
 class Observer:
@@ -78,12 +82,46 @@ def current_policy():
 
 def push_tape(tape) -> None:
     _tapes.append(tape)
+    _holders.append(tape)
     _refresh()
 
 
 def pop_tape(tape) -> None:
     _tapes.remove(tape)
+    _holders.remove(tape)
     _refresh()
+
+
+def hold_tape(tape) -> None:
+    """Keep ``tape``'s recorded values safe from later writes while it is not active (``ops.vjp``'s backward
+    runs when its function is called); ``release_tape`` ends that, and so does the end of the graph being
+    built (a tape of tracers means nothing after it). Every op takes the slow path meanwhile."""
+    _holders.append(tape)
+    _held.append((tape, _builders[-1] if _builders else None))
+    _refresh()
+
+
+def release_tape(tape) -> None:
+    for k, (t, _) in enumerate(_held):
+        if t is tape:
+            del _held[k]
+            _holders.remove(tape)
+            break
+    _refresh()
+
+
+def will_write(t) -> None:
+    """``t``'s value is about to change in place (its buffer written or its array or tracer rebound): each
+    tape holding records keeps the values they read (gradients read values at use time, as a graph does).
+    Callers check ``_holders`` first, so the plain eager path pays nothing."""
+    kept: dict = {}  # one copy per written tensor, shared by the tapes
+    for tape in tuple(_holders):
+        tape.keep(t, kept)
+
+
+def pass_through(args, out, dout):
+    """The vjp of a recorded call whose output is its input's value (an alias, a kept copy)."""
+    return (dout,)
 
 
 def push_builder(builder) -> None:
@@ -94,6 +132,8 @@ def push_builder(builder) -> None:
 def pop_builder(builder) -> None:
     assert _builders and _builders[-1] is builder, "graph builders must nest"
     _builders.pop()
+    for tape in [t for t, b in _held if b is builder]:
+        release_tape(tape)
     _refresh()
 
 
@@ -202,7 +242,14 @@ def _bind_recorded(op: Op, args: tuple, attrs: dict) -> Any:
                 return _bind_split(op, args, attrs, tape)
     if _builders:
         out = _builders[-1].emit(op, args, attrs)
-    elif _observers:
+        for tape in _tapes:
+            tape.record(op, args, attrs, out)
+        return out
+    if _holders and op.side_effect and op.extra:  # an eager in-place write: tapes keep what they read
+        for p in op.extra.get("mutates", ()):
+            if p < len(args) and isinstance(args[p], Tensor):
+                will_write(args[p])
+    if _observers:
         t0 = _clock()
         try:
             out = run_eager(op, args, attrs)

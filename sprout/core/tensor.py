@@ -53,6 +53,20 @@ def _from_sequence(data) -> np.ndarray:
     return arr
 
 
+def _escaped(t, how: str) -> None:
+    for tape in _tapes:
+        if tape.is_live(t):
+            tape.escapes.append(how)
+
+
+def _will_write(t) -> None:
+    """``t``'s value is about to change: gradient tapes holding it keep the value they read."""
+    from . import dispatch
+
+    if dispatch._holders:
+        dispatch.will_write(t)
+
+
 class Tensor:
     """MindSpore's Tensor: ``Tensor(input_data, dtype=None)``. Arithmetic, comparison and
     method calls are installed by ``sprout.ops.tensor_methods`` and all dispatch through one entry."""
@@ -112,12 +126,18 @@ class Tensor:
 
     # ---- host access ------------------------------------------------------------------------
     def asnumpy(self) -> np.ndarray:
+        if _tapes:  # a gradient cannot flow through NumPy: tapes note the escape (autodiff.api reports it)
+            _escaped(self, "asnumpy()")
         return self._data
 
     def numpy(self) -> np.ndarray:
+        if _tapes:
+            _escaped(self, "numpy()")
         return self._data
 
     def __array__(self, dtype=None, copy=None):
+        if _tapes:
+            _escaped(self, "a NumPy conversion")
         return self._data if dtype is None else self._data.astype(dtype)
 
     def item(self, index=None):
@@ -186,10 +206,12 @@ class Tensor:
         return self
 
     def set_dtype(self, dtype):
+        _will_write(self)
         self._data = self._data.astype(mstype.to_dtype(dtype).np)
         return self
 
     def assign_value(self, value) -> Tensor:
+        _will_write(self)
         self._data = _to_array(value, None).astype(self._data.dtype, copy=True)
         return self
 
@@ -232,6 +254,7 @@ class Parameter(Tensor):
         if arr.shape != self._data.shape and not slice_shape:
             raise ValueError(f"Parameter {self.name}: set_data with shape {list(arr.shape)} does not match "
                              f"the parameter's shape {list(self._data.shape)}")
+        _will_write(self)
         self._data = np.array(arr, dtype=arr.dtype, copy=True)
         return self
 
@@ -290,3 +313,6 @@ class ParameterTuple(tuple):
             q.name = f"{prefix}.{p.name}"
             out.append(q)
         return ParameterTuple(out)
+
+
+from .dispatch import _tapes  # noqa: E402  (the active gradient tapes; dispatch imports this module last)

@@ -11,7 +11,7 @@ from ..core import dispatch
 from ..core.op import Op
 from ..core.tensor import Parameter, Tensor
 from ..core.types import TensorType, type_of
-from .effects import TOKEN, WORLD, has_io, is_io_op, with_token, writes
+from .effects import TOKEN, WORLD, has_io, is_io_op, is_token, with_token, writes
 from .graph import Const, Graph, Node, Var
 
 def with_location(exc: Exception, loc: SourceLoc | None) -> Exception:
@@ -125,6 +125,8 @@ class Tracer(Tensor):
 
     def _rebind(self, other) -> None:
         """In-place update (``x[i] = v``): later reads of this tracer see the new value."""
+        if dispatch._holders:  # tapes keep the value their records read
+            dispatch.will_write(self)
         self._var = other._var
 
 
@@ -255,6 +257,18 @@ class GraphBuilder:
             return entry[1]
         return Const(a)
 
+    def state_tracers(self, args: tuple) -> dict | None:
+        """For a gradient tape recording a call: {position: tracer} for each Parameter (or written tensor)
+        argument, the tracer holding its value here (later writes rebind it); None when there is none."""
+        held = None
+        for k, a in enumerate(args):
+            if isinstance(a, Tensor) and not isinstance(a, Tracer) and (isinstance(a, Parameter)
+                                                                       or id(a) in self._state):
+                if held is None:
+                    held = {}
+                held[k] = self.param_tracer(a)
+        return held
+
     # ---- writes ---------------------------------------------------------------------------------
     def target(self, a: Tensor) -> Tracer:
         """This builder's tracer for a tensor an op writes."""
@@ -274,6 +288,8 @@ class GraphBuilder:
             origin = self._origin.get(id(t))
             key = origin.uid if origin is not None else None
             self._journal.append((t, t._var, key, self._updates.get(key)))
+            if dispatch._holders and t._var is not new and not is_token(t):  # tapes keep what they read
+                dispatch.will_write(t)
             t._var = new
             if origin is not None:
                 self._updates[origin.uid] = (origin, t)

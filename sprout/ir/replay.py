@@ -62,10 +62,24 @@ def replay(graph: Graph, args: list) -> list:
             for v, o in zip(outs, out):
                 env[v.uid] = o
     builder = dispatch.current_builder()
+    outs = [val(o) for o in graph.outputs]
+    news = [val(v) for _, v in graph.updates]
     if builder is not None:  # the replayed graph's write-back epilogue writes the arguments it was given
-        for target, v in graph.updates:
-            builder.write(builder.target(args[graph.inputs.index(target)]), builder.value_of(val(v)))
-    return [val(o) for o in graph.outputs] + [val(v) for _, v in graph.updates]
+        before = [o._var if isinstance(o, Tracer) else None for o in outs]
+        for (target, _), v in zip(graph.updates, news):
+            builder.write(builder.target(args[graph.inputs.index(target)]), builder.value_of(v))
+        # an output that is a written argument's tracer means the value before the write (`return x`, a
+        # residual): a tracer of that value, which tapes link to the argument
+        outs = [_before(o, b, builder) if b is not None and o._var is not b else o for o, b in zip(outs, before)]
+    return outs + news
+
+
+def _before(t: Tracer, var, builder) -> Tracer:
+    """A tracer of ``t``'s value ``var`` before the epilogue wrote it; tapes route its gradient to ``t``."""
+    old = _new_tracer(var, builder)
+    for tape in dispatch.active_tapes():
+        tape.record_custom((t,), old, dispatch.pass_through)
+    return old
 
 
 def _replay_write(node, ins: list, builder) -> list:

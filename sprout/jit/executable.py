@@ -6,11 +6,12 @@ from typing import Any
 
 import numpy as np
 
-from ..autodiff.compiled import CompiledGraph, located
+from ..autodiff.compiled import CompiledGraph, located, will_write
 from ..backend.interpret import GraphRuntimeError
 from ..backend.pycodegen import Generated, generate_entry
 from ..capture.trace import AttrSlot, Traced, write_attrs
 from ..core.pytree import MutableFloat, MutableInt, Slot, unflatten
+from ..core import dispatch
 from ..core.tensor import Tensor
 from ..ir.graph import Graph
 
@@ -59,6 +60,8 @@ class Executable:
         return self.gen.source
 
     def run(self, leaves: list) -> Any:
+        if dispatch._holders and self.compiled.update_pos:  # tapes keep the values their records read
+            will_write(self.input_tensors(leaves), self.compiled.update_pos)
         try:
             out = self.entry(*leaves)
         except GraphRuntimeError:

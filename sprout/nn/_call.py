@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import itertools
 
+import numpy as np
+
 from ..autodiff.tape import record_custom
 from ..core import dispatch
 from ..core.tensor import Tensor
@@ -59,6 +61,75 @@ def _as_tuple(x) -> tuple:
     return tuple(x) if isinstance(x, (tuple, list)) else (x,)
 
 
+def _fit_grad(cell, k: int, a, g):
+    """A custom bprop's gradient for input ``a`` as MindSpore PyNative takes it: cast to ``a``'s dtype, summed
+    down when ``a``'s shape broadcasts to its shape, a RuntimeError naming the cell for any other shape."""
+    if not isinstance(a, Tensor) or not isinstance(g, Tensor):
+        return g
+    from ..ops import functional as F
+
+    if g.dtype != a.dtype and a.dtype.is_float:
+        g = F.cast(g, a.dtype)
+    if tuple(g.shape) == tuple(a.shape):
+        return g
+    try:
+        fits = np.broadcast_shapes(tuple(a.shape), tuple(g.shape)) == tuple(g.shape)
+    except ValueError:
+        fits = False
+    if not fits:
+        raise RuntimeError(f"{type(cell).__name__}.bprop: the gradient of input {k} has shape {list(g.shape)}, "
+                           f"but the input has shape {list(a.shape)} (a gradient must have the input's shape, or a "
+                           "shape the input broadcasts to)")
+    return F.sum_to(g, tuple(a.shape))
+
+
+def trace_with_bprop(cell, args: tuple, kwargs: dict):
+    """While a graph is built (no tape recording): ``construct`` becomes a GraphCall carrying ``cell.bprop``, so
+    a gradient of the graph (grad-of-jit) uses the custom backward, as an eager tape does."""
+    from ..core.dispatch import bind
+    from ..core.types import type_of
+    from ..ir.builder import trace_subgraph
+    from ..ir.callop import GRAPH_CALL
+
+    pos = [k for k, a in enumerate(args) if isinstance(a, Tensor)]
+    if kwargs or not pos:
+        return cell.construct(*args, **kwargs)
+    shape: dict = {}
+
+    def body(*vals):
+        full = list(args)
+        for k, v in zip(pos, vals):
+            full[k] = v
+        out = cell.construct(*full)
+        shape["tuple"] = isinstance(out, (tuple, list))
+        return out
+
+    graph, _ = trace_subgraph(body, [type_of(args[k]) for k in pos], f"{type(cell).__name__}.construct")
+    if graph.updates:  # construct writes state: traced inline (its custom bprop is not used in graphs)
+        return cell.construct(*args)
+    n = len(pos)
+
+    def vjp(read, out, douts):
+        inputs = list(args)
+        for k, v in zip(pos, read[:n]):
+            inputs[k] = v
+        o = tuple(out) if shape["tuple"] else out[0]
+        d = tuple(douts) if shape["tuple"] else douts[0]
+        grads = _checked_bprop(cell, inputs, o, d)
+        return tuple(grads[k] for k in pos) + (None,) * (len(read) - n)
+
+    outs = bind(GRAPH_CALL, tuple(args[k] for k in pos) + tuple(graph.captured), {"graph": graph, "bprop": vjp})
+    return tuple(outs) if shape["tuple"] else outs[0]
+
+
+def _checked_bprop(cell, inputs: list, output, dout) -> tuple:
+    grads = _as_tuple(cell.bprop(*inputs, output, dout))
+    if len(grads) != len(inputs):  # MindSpore: RuntimeError (PyNative and graph) for too few
+        raise RuntimeError(f"{type(cell).__name__}.bprop returned {len(grads)} gradients for the "
+                           f"{len(inputs)} inputs of construct: it must return one gradient per input")
+    return tuple(_fit_grad(cell, k, a, g) for k, (a, g) in enumerate(zip(inputs, grads)))
+
+
 def call_with_bprop(cell, args: tuple, kwargs: dict, tapes: tuple):
     """Run ``construct`` off the tape, then record one node whose backward is ``cell.bprop``."""
     with dispatch.suspend_tapes(tapes):
@@ -70,12 +141,7 @@ def call_with_bprop(cell, args: tuple, kwargs: dict, tapes: tuple):
             out = _fresh(out)
 
     def vjp(inputs, output, dout):
-        grads = cell.bprop(*inputs, output, dout)
-        grads = _as_tuple(grads)
-        if len(grads) != len(inputs):
-            raise TypeError(f"{type(cell).__name__}.bprop must return one gradient per input: "
-                            f"it got {len(inputs)} inputs and returned {len(grads)} gradients")
-        return grads
+        return _checked_bprop(cell, list(inputs), output, dout)
 
     record_custom(tuple(args), out, vjp)
     return out

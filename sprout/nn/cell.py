@@ -95,9 +95,13 @@ class Cell(CellExtras):
         return self._run_construct(args, kwargs)
 
     def _run_construct(self, args: tuple, kwargs: dict):
-        tapes = dispatch.active_tapes() if self._has_bprop and dispatch._slow else ()
-        if tapes:
-            return _call.call_with_bprop(self, args, kwargs, tapes)
+        if self._has_bprop and dispatch._slow:
+            tapes = dispatch.active_tapes()
+            # (a graph being traced under an eager tape that cannot see its tracers takes the branch below)
+            if tapes and (not dispatch._builders or any(t.sees(args) for t in tapes)):
+                return _call.call_with_bprop(self, args, kwargs, tapes)
+            if dispatch._builders:  # a graph: the call carries the bprop for a gradient of it (grad-of-jit)
+                return _call.trace_with_bprop(self, args, kwargs)
         return self.construct(*args, **kwargs)
 
     def _call_hooked(self, args: tuple, kwargs: dict):

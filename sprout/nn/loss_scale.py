@@ -5,7 +5,7 @@ import numpy as np
 
 from .. import dtype as mstype
 from .. import ops
-from ..autodiff.api import vjp
+from ..autodiff.api import vjp_immediate
 from ..core.tensor import Parameter, Tensor
 from ..ops.classes_amp import float_status
 from .cell import Cell
@@ -85,7 +85,7 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
 
     def construct(self, *inputs):
         scaling_sens = self.scale_sense * 1  # the value this step uses (the update below writes the Parameter)
-        loss, backward = vjp(self.network, *inputs, weights=self.weights)
+        loss, backward = vjp_immediate(self.network, *inputs, weights=self.weights)
         sens = ops.ones_like(loss) * ops.cast(scaling_sens, loss.dtype)
         _, grads = backward(sens)
         inv = ops.reciprocal(scaling_sens)

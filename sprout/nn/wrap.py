@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .. import ops
-from ..autodiff.api import value_and_grad, vjp
+from ..autodiff.api import value_and_grad, vjp_immediate
 from .. import dtype as mstype
 from ._precision import cast_floats
 from .cell import Cell
@@ -96,7 +96,7 @@ class TrainOneStepCell(Cell):
 
     def construct(self, *inputs):
         if self.sense_flag and self.sens != 1.0:  # the backward starts from sens (float16 loss scaling needs it)
-            loss, backward = vjp(self.network, *inputs, weights=self.weights)
+            loss, backward = vjp_immediate(self.network, *inputs, weights=self.weights)
             _, grads = backward(ops.ones_like(loss) * self.sens)
         else:
             loss, grads = self._value_and_grad(*inputs)

@@ -29,6 +29,8 @@ def _setitem(self, index, value):
 
 def _rebind(self, other):
     """Make ``self`` hold ``other``'s value (in-place update semantics)."""
+    if dispatch._holders:  # gradient tapes keep the value they read
+        dispatch.will_write(self)
     self._data = other._data
 
 

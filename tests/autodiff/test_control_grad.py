@@ -188,8 +188,8 @@ def _print_in_cond(x):
 
 
 def _assign_in_while(x):
-    # P is written every iteration and read after the loop; the gradient does not read P inside the loop
-    # (PyNative's bprops read a Parameter's value at backward time, graphs at use time: see notes/autodiff.md)
+    # P is written every iteration and read after the loop (reads of a written Parameter inside loops:
+    # tests/autodiff/test_read_after_write.py)
     y = x
     i = x.sum() * 0
     while i < 2:

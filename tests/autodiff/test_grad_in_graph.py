@@ -137,3 +137,23 @@ def test_jit_of_grad_with_control_flow_in_helpers(make):
     ir = jg.get_ir(x)
     assert "WhileLoop(" in ir and "Cond(" in ir
     assert jit_mod.stats(jg)["host_fallbacks"] == 0
+
+
+def _if_then_double(x):
+    y = ops.sin(x) * x
+    if x.sum() > 0:
+        y = y * 2
+    return y.sum()
+
+
+@pytest.mark.parametrize("mode", ["ast", "bytecode"])
+def test_jit_of_the_grad_function_itself(mode):
+    # jit(ops.grad(f), capture_mode="bytecode") stepped through sprout's own grad code: zeros
+    x = t(0.3, 0.5, 0.7)
+    g = ops.grad(_if_then_double)
+    want = g(x).asnumpy()
+    jg = ms.jit(g, capture_mode=mode)
+    for _ in range(2):
+        np.testing.assert_allclose(jg(x).asnumpy(), want, rtol=1e-5)
+    g2 = ops.grad(lambda x: (ops.cos(x) * x).sum())  # another grad function: its own entries
+    np.testing.assert_allclose(ms.jit(g2, capture_mode=mode)(x).asnumpy(), g2(x).asnumpy(), rtol=1e-5)

@@ -315,7 +315,6 @@ def f():
 """, [[0.25, 0.75, 1.25], [0.5, 1.0, 0.25]], "", ())
 
 
-@pytest.mark.xfail(strict=True, reason="fuzz-11: open, autodiff (AST: assign to an intermediate, tensor if)")
 def test_fuzz_11():
     """jit_of_grad under ast (seed 1281): ``y = ops.amax(x, 1); ops.assign_sub(y, 1)`` then a tensor ``if`` on ``y``:
     the gradient is NaN under jit (eager 0.25)."""
@@ -354,7 +353,6 @@ def f(y):
 """, [0.25, 0.75, 1.25, 0.5], "y", (0,))
 
 
-@pytest.mark.xfail(strict=True, reason="fuzz-13: open, autodiff (eager: Parameter value at use)")
 def test_fuzz_13():
     """grad_of_jit under ast and bytecode (seed 1523): ``matmul(h0(), x)`` where ``h0`` assigns ``p0`` and returns it,
     then ``value_and_grad(h0)`` assigns ``p0`` again: eager's matmul bprop reads ``p0`` after the second write (backward
@@ -376,7 +374,6 @@ def f(x):
 """, [[0.25, 0.75], [1.25, 0.5]], "x", (0,))
 
 
-@pytest.mark.xfail(strict=True, reason="fuzz-14: open, autodiff (AST grad through a conditional alias written later)")
 def test_fuzz_14():
     """grad under ast (seed 1614): ``if c: x -= ...; y = z`` then ``ops.assign(z, ones)``; ``return ops.mean(y)``:
     the gradient is NaN under jit (eager 0.0625)."""

@@ -447,6 +447,9 @@ class Capture(Handlers):
             args, kwargs = self._real(args, kwargs)
             return fn(*args, **kwargs)
         construct = getattr(cls, "construct", None)
+        if _is_cell(fn) and getattr(fn, "_has_bprop", False):  # Cell.__call__ records its custom bprop
+            args, kwargs = self._real(args, kwargs)
+            return fn(*args, **kwargs)
         if _is_cell(fn) and isinstance(construct, types.FunctionType):
             return self.inline(construct, [fn] + list(args), kwargs)
         call = cls.__dict__.get("__call__") if callable(fn) else None

@@ -274,7 +274,7 @@ def fast_part(guards: list, inputs: list, ret_r: tuple, arity: int, graph_fn, n_
         items = [gen.path_var(p) for p in inputs]
         if graph_fn is not None:
             gen.ns["_G"] = graph_fn
-            gen.lines.append("    if _d._tapes: return _MISS")
+            gen.lines.append("    if _d._holders: return _MISS")  # tapes (active or held) take the slow path
             arrays = [gen.data.get(path_key(p)) or f"{x}._data" for p, x in zip(inputs, items)]
             gen.lines.append(f"    res = _G({', '.join(arrays)})")
             for k in range(n_out):

@@ -155,6 +155,9 @@ class Entry:
             return self.exit(L, S, E, EMPTY)
         if dispatch._tapes:
             return self.exit(L, S, E, self.run_taped(inputs))
+        if dispatch._holders and self.updates:  # tapes keep the values their records read
+            for idx in self.updates:
+                dispatch.will_write(inputs[idx])
         res = fn(*[t._data for t in inputs])
         n = self.n_out
         if n == 1 and not self.updates and not self.const_outs:
@@ -607,6 +610,20 @@ _REAL = Real(_Calls())
 
 
 # ---- the jitted function ---------------------------------------------------------------------------------
+def _calling(fn):
+    """A user-level function calling ``fn`` (sprout's own code is called by captured code, not captured); a
+    closure, so each ``fn`` has its own runtime."""
+    entry = _ENTRY_FACTORY(fn)
+    entry.__qualname__ = entry.__name__ = fn.__name__
+    return entry
+
+
+_ns: dict = {"__name__": "__pijit_entry__"}
+exec(compile("def make(callee):\n    def entry(*args, **kwargs):\n        return callee(*args, **kwargs)\n"
+             "    return entry\n", "<jit of a sprout function>", "exec"), _ns)
+_ENTRY_FACTORY = _ns.pop("make")
+
+
 class BytecodeFunction:
     """``jit(fn, capture_mode="bytecode")``: calls run through PIJit's guarded entries."""
 
@@ -619,6 +636,8 @@ class BytecodeFunction:
             raise TypeError(f"PIJit needs a Python function, got {type(fn).__name__}")
         if not py311.is_plain_function_code(fn.__code__):
             raise TypeError(f"PIJit cannot capture the generator or coroutine {fn.__qualname__}")
+        if _is_sprout(fn):  # e.g. jit(ops.grad(f)): captured as a user's call of it is (never stepped through)
+            fn = _calling(fn)
         self.fn = fn
         self.fullgraph = fullgraph
         self.jit_level = jit_level
