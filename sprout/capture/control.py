@@ -351,30 +351,32 @@ def _symbolic_while(cond_fn, body_fn, state, names, live_out, loc):
     kinds = {i: k for i, x in enumerate(leaves) if (k := kind_of(x)) is not None}
     record: dict = {}
     extra: list = []  # outer values the body writes (Parameters, outer tensors, the effect token): carried too
-    # loop variables that start as a caller's tensor and are written in place in the body: eagerly the write
-    # reaches that tensor while the variable is still its object (until the body rebinds the name). A
-    # carried bool says so; the tensor is carried too (``alias_when``). {leaf index: flag tensor}
-    still: dict = {}
+    # loop variables that start as a tensor object: eagerly an in-place write (in the body or after the loop)
+    # reaches that object while the variable is still it (until the body rebinds the name, maybe only on one
+    # branch of an if). A carried bool says so (``alias_when``); the tensor is carried too when the body
+    # writes it. {leaf index: flag tensor}; a flag the body never clears stays a constant True (not carried)
+    still: dict = {i: Tensor(np.array(True)) for i in carry if i not in kinds and isinstance(leaves[i], Tensor)}
     for _ in range(5):
         order = sorted(carry)
         in_types = [carry[i] for i in order]
 
-        def body_traced(*ts, order=order):
+        def body_traced(*ts, order=order, extra=extra):
             cur = list(leaves)
             for i, t in zip(order, ts):
                 cur[i] = as_scalar(t, kinds[i]) if i in kinds else t
             b = dispatch.current_builder()
-            for i, t in zip(order, ts):
+            for i, t in zip(order, ts):  # a flag the body never clears is True: no need to read it
                 if i in still:
-                    b.alias_when(t, leaves[i], b.target(still[i]))
+                    carried = any(still[i] is e for e in extra)
+                    b.alias_when(t, leaves[i], b.target(still[i]) if carried else None)
             out = tuple(body_fn(*unflatten(spec, cur)))
             record["out"] = out
             out_leaves: list = []
             record["spec"] = flatten(out, out_leaves, _is_value_leaf)
             record["leaves"] = out_leaves
-            for i, t in zip(order, ts):  # rebound in the body: no longer the caller's object afterwards
-                if i in still and (len(out_leaves) != len(leaves) or out_leaves[i] is not t):
-                    b.write(b.target(still[i]), Const(np.array(False)))
+            for i, t in zip(order, ts):  # rebound in the body: no longer the entry object afterwards
+                if i in still:
+                    _clear_when_rebound(b, still[i], t, out_leaves[i] if len(out_leaves) == len(leaves) else None)
             if len(out_leaves) != len(leaves):
                 return []
             return [_coerce(out_leaves[i], carry[i]) for i in order]
@@ -407,9 +409,8 @@ def _symbolic_while(cond_fn, body_fn, state, names, live_out, loc):
         for t, _ in g_body.updates:
             k = index[t.uid]
             i = order[k] if k < len(order) else None
-            if i is not None and i not in still and isinstance(leaves[i], Tensor):
-                still[i] = Tensor(np.array(True))
-                extra = extra + [still[i]] + ([leaves[i]] if all(leaves[i] is not e for e in extra) else [])
+            if i is not None and i in still and all(leaves[i] is not e for e in extra):
+                extra = extra + [leaves[i]]
                 changed = True
         for i in order:
             if i in kinds:
@@ -455,10 +456,31 @@ def _symbolic_while(cond_fn, body_fn, state, names, live_out, loc):
     final = list(leaves)
     for i, o in zip(order, outs):
         final[i] = as_scalar(o, kinds[i]) if i in kinds else o
+    flag_out = {id(e): o for e, o in zip(extra, outs[len(order):]) if id(e) in flags}
+    b = dispatch.current_builder()
+    for i, f in still.items():  # after the loop: the entry object while the flag held (None: always)
+        if isinstance(final[i], Tracer):
+            b.alias_when(final[i], leaves[i], flag_out.get(id(f)))
     for i in range(len(leaves)):
         if i not in carry:
             final[i] = Undefined(leaf_names[i], "it is assigned only inside a while loop on a tensor condition", loc)
     return unflatten(spec, final)
+
+
+def _clear_when_rebound(b, flag: Tensor, t: Tracer, out) -> None:
+    """The body's result ``out`` for loop variable ``t``: the same object keeps ``flag``; a Cond result that
+    is ``t``'s object only when its predicate held (``alias_when``) keeps it only then; anything else clears it."""
+    if out is t:
+        return
+    target = b.target(flag)
+    entry = b._when.get(id(out)) if out is not None else None
+    for other, pred, negate in (entry[1] if entry is not None and entry[0] is out else ()):
+        if other is t:
+            if pred is not None:
+                keep = F.logical_not(pred) if negate else pred
+                b.write(target, F.logical_and(target, keep)._var)
+            return
+    b.write(target, Const(np.array(False)))
 
 
 def _structured_undefined(state, out, names, live):

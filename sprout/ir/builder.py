@@ -324,6 +324,9 @@ class GraphBuilder:
         self._when.setdefault(id(a), (a, []))[1].append((b, pred, negate))
         if isinstance(b, Tracer):
             self._when.setdefault(id(b), (b, []))[1].append((a, pred, negate))
+        elif isinstance(b, Parameter) or id(b) in self._state or id(b) in self._params:
+            bt = self.param_tracer(b)  # writes to a Parameter (or state) go through its tracer: reach ``a`` too
+            self._when.setdefault(id(bt), (bt, []))[1].append((a, pred, negate))
 
     def mark(self) -> tuple:
         """A point to ``rewind`` to (a front-end abandoning what it traced since: PIJit at a graph break)."""

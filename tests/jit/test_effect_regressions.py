@@ -325,3 +325,69 @@ def test_loop_variable_written_while_it_is_still_the_argument():
         for other in seen[1:]:
             for a, b in zip(seen[0], other):
                 np.testing.assert_allclose(b, a, rtol=1e-6)
+
+
+def test_loop_variable_is_the_argument_until_a_branch_rebinds_it():
+    """fuzz-9 / fuzz-12: whether a loop variable is still the caller's tensor is tracked through a rebinding
+    on one branch of a tensor ``if`` (``x *= 2.0`` never runs: every iteration's write reaches the caller),
+    and after the loop (the body never ran: ``assign`` after the loop writes the caller's tensor)."""
+    def f9(x):
+        i = 0
+        while ops.sum(x) <= 0.5 and i < 3:
+            i = i + 1
+            ops.assign_add(x, x)
+            if ops.ones(()) < 0.5:
+                x *= 2.0
+        return x * 1.0
+
+    def f12(y):
+        i = 0
+        while ops.ones(()) <= 0.5 and i < 4:
+            y = ops.ones((4,))
+        ops.assign(y, ops.ones((4,)) * 7)
+        return y * 1.0
+
+    def f12b(y):  # the body does run and rebinds y: the write after the loop reaches only the new tensor
+        i = 0
+        while ops.ones(()) > 0.5 and i < 2:
+            i = i + 1
+            y = y * 2.0
+        ops.assign(y, ops.ones((4,)) * 7)
+        return y * 1.0
+
+    cases = ((f9, [-0.5, 0.25]), (f9, [0.5, 1.0]), (f12, [0.1, 0.2, 0.3, 0.4]), (f12b, [0.1, 0.2, 0.3, 0.4]))
+    for fn, start in cases:
+        seen = []
+        # f9 under bytecode is fuzz-8 (PIJit's exit at the while's graph break; the fuzz helper's fix)
+        for run in (fn, jit(fn)) if fn is f9 else (fn, jit(fn), jit(fn, capture_mode="bytecode")):
+            x = Tensor(np.array(start, np.float32))
+            seen.append((run(x).asnumpy(), x.asnumpy()))
+        for other in seen[1:]:
+            for a, b in zip(seen[0], other):
+                np.testing.assert_allclose(b, a, rtol=1e-6)
+
+
+def test_parameter_argument_passed_through_a_branch_sees_later_writes():
+    """fuzz-10: a helper gets the Parameter as ``a``; an untaken tensor-``if`` branch would rebind ``a``, so after
+    the if ``a`` is the Parameter on the other path: ``assign_sub(p0, ...)`` reaches ``a`` there."""
+    def make():
+        p0 = Parameter(Tensor(np.array([[-0.19, 0.56, -0.64], [-1.09, -0.26, -0.01]], np.float32)), name="p0")
+
+        def h0(a):
+            if ops.ones(()) <= 3.0:
+                pass
+            else:
+                a += ops.ones((2, 3))
+            for _ in range(3):
+                ops.assign_sub(p0, ops.broadcast_to(a.mean(), (2, 3)))
+            return p0 * 1.0
+
+        return p0, lambda: h0(p0)
+
+    seen = []
+    for wrap in (lambda f: f, jit, lambda f: jit(f, capture_mode="bytecode")):
+        p0, f = make()
+        seen.append((wrap(f)().asnumpy(), p0.asnumpy()))
+    for other in seen[1:]:
+        for a, b in zip(seen[0], other):
+            np.testing.assert_allclose(b, a, rtol=1e-6)
