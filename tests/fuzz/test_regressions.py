@@ -271,7 +271,6 @@ def f(x):
 """, [0.25, 0.75], "x", (0,))
 
 
-@pytest.mark.xfail(strict=True, reason="fuzz-9: open, effects (AST while loop: in-place writes to a caller's tensor)")
 def test_fuzz_9():
     """fwd/grad under ast (seed 1098): the same loop with ``x *= 2.0`` in a tensor ``if`` that never runs: the caller's
     ``x`` gets only the first iteration's write (eager -4, jit -1)."""
@@ -290,7 +289,6 @@ def f(x):
 """, [0.25, 0.75], "x", (0,))
 
 
-@pytest.mark.xfail(strict=True, reason="fuzz-10: open, effects (AST: a Parameter argument written in a loop)")
 def test_fuzz_10():
     """fwd under ast (seed 1104): a helper gets the Parameter ``p0`` as ``a`` (``a += ...`` in a tensor ``if`` branch
     that does not run) and reads ``a`` after ``assign_sub(p0, ...)`` in a for loop: jit reads the old value."""
@@ -334,7 +332,6 @@ def f(x):
 """, [[0.25, 0.75], [1.25, 0.5]], "x", (0,))
 
 
-@pytest.mark.xfail(strict=True, reason="fuzz-12: open, effects (AST: assign after a loop rebinding it)")
 def test_fuzz_12():
     """fwd/grad under ast (seed 1340): a tensor ``while`` whose body (never run) rebinds ``y``, then
     ``ops.assign(y, ...)``: eagerly ``y`` is still the caller's tensor and gets the write; under jit the caller's

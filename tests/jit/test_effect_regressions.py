@@ -358,8 +358,7 @@ def test_loop_variable_is_the_argument_until_a_branch_rebinds_it():
     cases = ((f9, [-0.5, 0.25]), (f9, [0.5, 1.0]), (f12, [0.1, 0.2, 0.3, 0.4]), (f12b, [0.1, 0.2, 0.3, 0.4]))
     for fn, start in cases:
         seen = []
-        # f9 under bytecode is fuzz-8 (PIJit's exit at the while's graph break; the fuzz helper's fix)
-        for run in (fn, jit(fn)) if fn is f9 else (fn, jit(fn), jit(fn, capture_mode="bytecode")):
+        for run in (fn, jit(fn), jit(fn, capture_mode="bytecode")):
             x = Tensor(np.array(start, np.float32))
             seen.append((run(x).asnumpy(), x.asnumpy()))
         for other in seen[1:]:
