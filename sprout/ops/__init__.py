@@ -7,7 +7,7 @@ from .primitive_classes import *  # noqa: F401,F403
 from .comm_classes import *  # noqa: F401,F403  (AllReduce, ReduceOp, ...: the collectives)
 from .classes_amp import FloatStatus  # noqa: F401
 from .summary_ops import HistogramSummary, ImageSummary, ScalarSummary, TensorSummary  # noqa: F401
-from . import tensor_methods  # noqa: F401
+from . import tensor_methods, tensor_methods_more, tensor_methods_inplace  # noqa: F401
 from . import operations  # noqa: F401
 from .hof import HyperMap, Map, MultitypeFuncGraph, Partial  # noqa: F401
 from ..autodiff.api import GradOperation, grad, value_and_grad, vjp  # noqa: F401

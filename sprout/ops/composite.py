@@ -96,7 +96,7 @@ def argmin_with_value(x, axis=0, keep_dims=False):
 
 
 def count_nonzero(x, axis=(), keep_dims=False, dtype=mstype.int32):
-    return F.cast(F.sum(F.cast(F.not_equal(x, 0), mstype.int32), axis or None, keep_dims), dtype)
+    return F.cast(F.sum(F.cast(F.not_equal(x, 0), mstype.int32), None if axis == () else axis, keep_dims), dtype)
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):  # noqa: A002

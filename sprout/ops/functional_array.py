@@ -64,7 +64,12 @@ def cumsum_raw(x, axis, exclusive=False, reverse=False):
 
 def flip(input, dims):  # noqa: A002
     x = _as_tensor(input, "ReverseV2")
-    dims = (dims,) if isinstance(dims, int) else tuple(dims)
+    if not isinstance(dims, (tuple, list)) or any(isinstance(d, bool) or not isinstance(d, int) for d in dims):
+        raise TypeError(f"ReverseV2: dims must be a tuple or list of ints, got {dims!r}")
+    nd = max(x.ndim, 1)
+    bad = [d for d in dims if not -nd <= d < nd]
+    if bad:
+        raise ValueError(f"ReverseV2: dims {bad} are out of range for a {x.ndim}-d input")
     return bind(A.FLIP, (x,), {"dims": tuple(d % max(x.ndim, 1) for d in dims)})
 
 

@@ -140,11 +140,11 @@ def rot90(input, k, dims):  # noqa: A002
     perm = list(_range(x.ndim))
     perm[d0], perm[d1] = perm[d1], perm[d0]
     if k == 1:
-        return F.transpose(F.flip(x, d1), tuple(perm))
+        return F.transpose(F.flip(x, (d1,)), tuple(perm))
     if k == 2:
         return F.flip(x, (d0, d1))
     if k == 3:
-        return F.flip(F.transpose(x, tuple(perm)), d1)
+        return F.flip(F.transpose(x, tuple(perm)), (d1,))
     return x
 
 
@@ -345,11 +345,11 @@ dsplit = _split_along(2, 3, "dsplit")
 
 
 def fliplr(input):  # noqa: A002
-    return F.flip(input, 1)
+    return F.flip(input, (1,))
 
 
 def flipud(input):  # noqa: A002
-    return F.flip(input, 0)
+    return F.flip(input, (0,))
 
 
 def ravel(input):  # noqa: A002

@@ -175,8 +175,10 @@ def _scatter_elements_impl(x, indices, updates, axis=0, reduction="none"):
     idx = _along(indices, axis, x.shape[axis])
     if reduction == "add":
         np.add.at(out, idx, updates)
-    else:
+    elif reduction == "none":
         out[idx] = updates
+    else:  # the rule names it (eager runs it when the kernel fails)
+        raise ValueError(f"unknown reduction {reduction!r}")
     return out
 
 

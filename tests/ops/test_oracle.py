@@ -79,7 +79,8 @@ def _compiled(case, names, area):
     return ns["oracle_case"]
 
 
-JIT_PARAMS = [(a, c) for a, c in PARAMS if c.check == "close" and not any(k.startswith("p_") for k in c.inputs)]
+JIT_PARAMS = [(a, c) for a, c in PARAMS
+              if c.check == "close" and c.jit and not any(k.startswith("p_") for k in c.inputs)]
 
 
 @pytest.mark.parametrize("mode", ["ast", "bytecode"])

@@ -24,6 +24,7 @@ class OC:
     rtol: float = 1e-5
     atol: float = 1e-6
     note: str = ""
+    jit: bool = True  # False: host-side results (Python bools, strides) that a graph does not compute
 
     def make(self) -> dict:
         rng = np.random.default_rng(zlib.crc32(self.key.encode()))
