@@ -110,6 +110,8 @@ def set_context(**kwargs: Any) -> None:
         if key == "comm_timeout" and value is not None and (isinstance(value, bool) or not isinstance(
                 value, (int, float)) or value <= 0):
             raise ValueError(f"set_context: comm_timeout must be a positive number of seconds or None, got {value!r}")
+        if key == "max_call_depth" and (isinstance(value, bool) or not isinstance(value, int) or value <= 0):
+            raise ValueError(f"set_context: max_call_depth must be a positive int, got {value!r}")
         if key == "comm_check" and not isinstance(value, bool):
             raise TypeError(f"set_context: comm_check must be a bool, got {type(value).__name__}")
         _flags[key] = value

@@ -22,10 +22,21 @@ def _to_array(data, dtype: mstype.Type | None) -> np.ndarray:
         raise TypeError(f"Tensor: cannot build a tensor from {type(data).__name__}; "
                         "pass a NumPy array, a list/tuple, a Python scalar or a Tensor")
     if dtype is not None:
+        if dtype.is_int and arr.size and arr.dtype.kind in "iuf" and not isinstance(data, (Tensor, np.ndarray)):
+            _check_fits(arr, dtype)
         arr = arr.astype(dtype.np, copy=False)
     elif arr.dtype not in mstype._FROM_NP:
         raise TypeError(f"Tensor: unsupported element type {arr.dtype}")
     return arr
+
+
+def _check_fits(arr: np.ndarray, dtype: mstype.Type) -> None:
+    """Python numbers given for an integer dtype must fit it (a cast from an array wraps as NumPy's astype)."""
+    info = np.iinfo(dtype.np)
+    lo, hi = arr.min(), arr.max()
+    if lo < info.min or hi > info.max:
+        bad = lo if lo < info.min else hi
+        raise ValueError(f"Tensor: the value {bad.item()!r} does not fit {dtype} (range [{info.min}, {info.max}])")
 
 
 def _from_sequence(data) -> np.ndarray:
@@ -241,6 +252,8 @@ class Parameter(Tensor):
             data = _to_array(default_input, None)
         if not data.flags.writeable:
             data = data.copy()
+        if name is not None and not isinstance(name, str):
+            raise ValueError(f"Parameter: name must be a str or None, got {type(name).__name__} {name!r}")
         self._data = data
         self.name = name
         self.requires_grad = requires_grad
@@ -304,6 +317,11 @@ class ParameterTuple(tuple):
         for p in items:
             if not isinstance(p, Parameter):
                 raise TypeError(f"ParameterTuple: every element must be a Parameter, got {type(p).__name__}")
+        owner: dict = {}
+        for p in items:
+            if p.name is not None and owner.setdefault(p.name, id(p)) != id(p):
+                raise ValueError(f"ParameterTuple: the name {p.name!r} is used by two different Parameters; "
+                                 f"give each Parameter a unique name")
         return super().__new__(cls, items)
 
     def clone(self, prefix: str, init="same") -> ParameterTuple:

@@ -75,6 +75,11 @@ def mutable(input_data, dynamic_len: bool = False):
 
 
 # ---- options ------------------------------------------------------------------------------------
+# MindSpore's backend options: infer_boost and exec_order are checked; the Ascend/GE ones have no effect on a
+# CPU run (as in MindSpore's CPU backend)
+_KNOWN_OPTIONS = {"infer_boost", "exec_order", "disable_format_transform", "ge_options", "ascend_options"}
+
+
 def _options(capture_mode, jit_level, dynamic, fullgraph, backend, options) -> dict:
     options = dict(options)
     mode = options.pop("mode", None)
@@ -111,6 +116,10 @@ def _options(capture_mode, jit_level, dynamic, fullgraph, backend, options) -> d
     exec_order = options.get("exec_order", "bfs")
     if exec_order not in ("bfs", "dfs"):
         raise ValueError(f"jit: exec_order must be 'bfs' or 'dfs', got {exec_order!r}")
+    unknown = sorted(set(options) - _KNOWN_OPTIONS)
+    if unknown:
+        raise TypeError(f"jit: unknown option(s) {unknown}; jit takes capture_mode, jit_level, dynamic, fullgraph, "
+                        f"backend and the options {sorted(_KNOWN_OPTIONS)}")
     return {"capture_mode": capture_mode, "jit_level": jit_level, "dynamic": dynamic,
             "syntax_level": syntax, "backend": backend, "fullgraph": fullgraph}
 

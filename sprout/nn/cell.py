@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
+import numpy as np
+
 from .. import context
 from ..core import dispatch
 from ..core import hooks as _hooks
@@ -339,6 +341,8 @@ class Cell(CellExtras):
     # ---- modes and flags -------------------------------------------------------------------------------
     def set_train(self, mode: bool = True):
         """Training mode for this cell and every sub-cell (Dropout, BatchNorm read ``self.training``)."""
+        if not isinstance(mode, (bool, np.bool_)):  # MindSpore stores any value; set_train("no") would train
+            raise TypeError(f"Cell.set_train: mode must be a bool, got {type(mode).__name__} {mode!r}")
         for _, cell in self.cells_and_names():
             cell.__dict__["training"] = bool(mode)
         return self

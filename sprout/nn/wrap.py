@@ -70,6 +70,11 @@ class TrainOneStepCell(Cell):
 
     def __init__(self, network, optimizer, sens=None, return_grad=False):
         super().__init__(auto_prefix=False)
+        if not isinstance(network, Cell):
+            raise TypeError(f"TrainOneStepCell: network must be a Cell, got {type(network).__name__}")
+        if not hasattr(optimizer, "parameters") or not callable(optimizer):
+            raise TypeError(f"TrainOneStepCell: optimizer must be an nn.Optimizer (a callable with .parameters), "
+                            f"got {type(optimizer).__name__}")
         self.network = network
         self.network.set_grad()
         self.optimizer = optimizer

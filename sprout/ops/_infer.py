@@ -72,6 +72,38 @@ def check_axis(op: str, axis: int, ndim: int) -> int:
     return axis % max(ndim, 1)
 
 
+def check_dims(op: str, shape: tuple, unknown: bool = False) -> None:
+    """Every dim a non-negative int (None: symbolic; with ``unknown``, one -1 may stand for the rest)."""
+    low = -1 if unknown else 0
+    bad = [d for d in shape if d is not None and d < low]
+    if bad:
+        what = "non-negative (or -1 for the inferred size)" if unknown else "non-negative"
+        raise OpError(f"{op}: shape dims must be {what}, got {bad[0]} in {fmt_shape(shape)}")
+
+
+def _physical_memory() -> int:
+    import os
+
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):  # not POSIX: no up-front limit beyond NumPy's own
+        return 1 << 62
+
+
+def check_alloc(op: str, shape: tuple, dtype: mstype.Type) -> None:
+    """Refuse, before allocating, a result larger than the machine's physical memory (MemoryError)."""
+    if any(d is None for d in shape):
+        return
+    n = 1
+    for d in shape:
+        n *= int(d)
+    need = n * dtype.np.itemsize
+    have = _physical_memory()
+    if need > have:
+        raise MemoryError(f"{op}: the result {fmt_shape(shape)} {dtype} would need {need / 2**30:.1f} GiB, more than "
+                          f"this machine's {have / 2**30:.1f} GiB of memory")
+
+
 def norm_axes(op: str, axis, ndim: int) -> tuple:
     """Normalise a reduction axis spec (None, int, tuple) into a sorted tuple of non-negative axes."""
     if axis is None or axis == ():

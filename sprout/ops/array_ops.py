@@ -4,9 +4,9 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtype as mstype
-from ..core.op import Op, OpError, register
+from ..core.op import KernelError, Op, OpError, register
 from ..core.types import TensorType
-from ._infer import check_axis, fmt_shape
+from ._infer import check_alloc, check_axis, fmt_shape
 
 
 def _no_grad(*args, **attrs):
@@ -138,7 +138,9 @@ def _tile_infer(x, multiples):
     lead = len(multiples) - x.ndim
     shape = (1,) * lead + tuple(x.shape) if lead > 0 else tuple(x.shape)
     mult = (1,) * (-lead) + tuple(multiples) if lead < 0 else tuple(multiples)
-    return TensorType(tuple(None if d is None else d * m for d, m in zip(shape, mult)), x.dtype)
+    out = tuple(None if d is None else d * m for d, m in zip(shape, mult))
+    check_alloc("Tile", out, x.dtype)
+    return TensorType(out, x.dtype)
 
 
 def _tile_bprop(x, out, dout, multiples):
@@ -215,11 +217,17 @@ def _sort_bprop(x, out, dout, axis=-1, descending=False):
 SORT = register(Op("Sort", _sort_impl, _sort_infer, _sort_bprop, "opaque", n_out=2))
 
 
-def _topk_infer(x, k, axis=-1, largest=True, sorted=True):  # noqa: A002 - MindSpore's name
+def check_topk(x, k, axis) -> int:
+    """TopK's k: an int in [1, size of the axis] (MindSpore refuses k <= 0); returns the axis, normalised."""
     axis = check_axis("TopK", axis, x.ndim)
     size = x.shape[axis]
-    if not isinstance(k, int) or k < 0 or (size is not None and k > size):
-        raise OpError(f"TopK: k={k!r} must be an int in [0, {size}] for input {fmt_shape(x.shape)} along axis {axis}")
+    if isinstance(k, bool) or not isinstance(k, int) or k <= 0 or (size is not None and k > size):
+        raise OpError(f"TopK: k={k!r} must be an int in [1, {size}] for input {fmt_shape(x.shape)} along axis {axis}")
+    return axis
+
+
+def _topk_infer(x, k, axis=-1, largest=True, sorted=True):  # noqa: A002 - MindSpore's name
+    axis = check_topk(x, k, axis)
     shape = list(x.shape)
     shape[axis] = k
     return TensorType(tuple(shape), x.dtype), TensorType(tuple(shape), mstype.int32)
@@ -267,20 +275,33 @@ PAD = register(Op("Pad", _pad_impl, _pad_infer, _pad_bprop, "shape"))
 
 
 # ---- OneHot, Range, LinSpace (no gradient) ------------------------------------------------------------
-def _one_hot_infer(indices, depth, on_value, off_value, axis=-1, dtype=mstype.int64):
-    _check_int("OneHot", indices)
-    if not isinstance(depth, int) or depth < 0:
+def check_depth(depth) -> None:
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
         raise OpError(f"OneHot: depth must be a non-negative int, got {depth!r}")
+
+
+def _one_hot_infer(indices, depth, on_value, off_value, axis=-1, dtype=mstype.int64, labels_of=None):
+    _check_int("OneHot", indices)
+    check_depth(depth)
     axis = check_axis("OneHot", axis, indices.ndim + 1)
     shape = list(indices.shape)
     shape.insert(axis, depth)
     return TensorType(tuple(shape), dtype)
 
 
-def _one_hot_impl(indices, depth, on_value, off_value, axis=-1, dtype=mstype.int64):
+def _one_hot_impl(indices, depth, on_value, off_value, axis=-1, dtype=mstype.int64, labels_of=None):
+    """``labels_of``: the loss these are class labels of; then a label outside [0, depth) is an error (a plain
+    one_hot gives an all-off row)."""
+    if labels_of and indices.size and (indices.min() < 0 or indices.max() >= depth):
+        bad = indices[(indices < 0) | (indices >= depth)].reshape(-1)[0]
+        raise LabelError(f"{labels_of}: target label {int(bad)} is out of range [0, {depth}) for {depth} classes")
     hot = indices[..., None] == np.arange(depth)
     out = np.where(hot, np.asarray(on_value, dtype.np), np.asarray(off_value, dtype.np))
     return np.moveaxis(out, -1, axis % (indices.ndim + 1))
+
+
+class LabelError(KernelError, RuntimeError):
+    """A class label outside the classes (MindSpore raises RuntimeError from its loss kernels)."""
 
 
 ONE_HOT = register(Op("OneHot", _one_hot_impl, _one_hot_infer, _no_grad, "opaque"))

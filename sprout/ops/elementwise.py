@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtype as mstype
-from ..core.op import FuseSpec, Op, OpError, register
+from ..core.op import FuseSpec, KernelError, Op, OpError, register
 from ..core.types import TensorType
 from ._infer import broadcast_shapes, elementwise_infer, is_tensor_type
 
@@ -59,20 +59,35 @@ def _div_bprop(x, y, out, d):
 DIV = binary("RealDiv", _div_impl, _div_bprop, fuse=FuseSpec(ufunc=np.true_divide, scalar="({0} / {1})"))
 
 
+class IntegerDivisionByZero(KernelError, RuntimeError, ZeroDivisionError):
+    """A value error found at run time (RuntimeError, as MindSpore's kernels report such errors), raised alike
+    eagerly and from a compiled graph."""
+
+
+def int_zero_divisor(op: str, x, y):
+    """Integer division or modulo by zero has no correct result (NumPy gives 0, MindSpore's CPU kernels give
+    INT_MIN/INT_MAX): refuse it. Float operands follow IEEE (inf/nan)."""
+    if np.result_type(x, y).kind in "iub" and np.any(np.asarray(y) == 0):
+        raise IntegerDivisionByZero(f"{op}: integer division by zero (an element of the divisor is 0)")
+
+
 def _floordiv_impl(x, y):
+    int_zero_divisor("FloorDiv", x, y)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.floor_divide(x, y)
 
 
-FLOOR_DIV = binary("FloorDiv", _floordiv_impl, _no_grad, fuse=FuseSpec(ufunc=np.floor_divide))
+# float_only: an integer FloorDiv/FloorMod stays out of fused kernels, so its zero-divisor check always runs
+FLOOR_DIV = binary("FloorDiv", _floordiv_impl, _no_grad, fuse=FuseSpec(ufunc=np.floor_divide, float_only=True))
 
 
 def _mod_impl(x, y):
+    int_zero_divisor("FloorMod", x, y)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.mod(x, y)
 
 
-FLOOR_MOD = binary("FloorMod", _mod_impl, fuse=FuseSpec(ufunc=np.remainder), bprop=(
+FLOOR_MOD = binary("FloorMod", _mod_impl, fuse=FuseSpec(ufunc=np.remainder, float_only=True), bprop=(
                    lambda x, y, out, d: (_unbroadcast(d, x), _unbroadcast(F.neg(F.mul(d, F.floor(F.div(x, y)))), y))))
 
 

@@ -9,7 +9,7 @@ from ..core import dispatch as _dispatch
 from ..core.dispatch import bind
 from ..core.tensor import Tensor
 from . import elementwise as E, linalg as L, reduce as R, shape as S
-from ._infer import check_axis, fmt_shape, norm_axes
+from ._infer import check_alloc, check_axis, check_dims, fmt_shape, norm_axes
 from .indexing import GETITEM, GETITEM_GRAD, GETITEM_GRAD_LIKE, SETITEM, split_index
 
 _SCALARS = (int, float, bool)
@@ -130,6 +130,14 @@ def div(input, other, *, rounding_mode=None):  # noqa: A002
     if rounding_mode == "floor":
         return floor_div(input, other)
     if rounding_mode == "trunc":
+        a, b = _bin(input, other, "Div")
+        def is_int(v):
+            return v.dtype.is_int if isinstance(v, Tensor) else isinstance(v, int)
+
+        if is_int(a) and is_int(b):
+            from .functional_math import truncate_div
+
+            return truncate_div(a, b)
         return trunc(div(input, other))
     if rounding_mode is not None:
         raise ValueError(f"div: rounding_mode must be None, 'floor' or 'trunc', got {rounding_mode!r}")
@@ -208,6 +216,8 @@ def trunc(input):  # noqa: A002
 
 
 def cast(input, dtype):  # noqa: A002
+    if dtype is None:
+        raise TypeError("Cast: dtype must be a sprout dtype such as ms.float32, got None")
     dt = mstype.to_dtype(dtype)
     x = _as_tensor(input, "Cast") if not isinstance(input, _SCALARS) else Tensor(input)
     if x.dtype is dt:
@@ -266,10 +276,14 @@ def _shape_arg(shape, op: str, symbolic: bool = False) -> tuple:
     be None: a symbolic size read from a traced tensor's shape (``x.shape[0]`` under ``dynamic=1``)."""
     if isinstance(shape, Tensor):
         shape = shape.asnumpy().tolist()
-    if isinstance(shape, (int, np.integer)):
+    if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
         return (int(shape),)
-    if isinstance(shape, str):
+    if isinstance(shape, str) or not hasattr(shape, "__iter__"):
         raise TypeError(f"{op}: shape must be a tuple of ints, got {shape!r}")
+    shape = tuple(shape)
+    for d in shape:  # int(2.0) would hide the mistake (this module's ``any`` is the op)
+        if isinstance(d, (bool, float, np.floating)):
+            raise TypeError(f"{op}: shape must be a tuple of ints, got {shape!r}")
     try:
         return tuple(int(d) for d in shape)
     except (TypeError, ValueError):
@@ -312,6 +326,7 @@ def _symbolic_reshape(xshape: tuple, shape: tuple) -> tuple:
 
 def reshape(input, shape, *more):  # noqa: A002
     shape = _shape_arg((shape,) + more if more else shape, "Reshape", True)
+    check_dims("Reshape", shape, unknown=True)
     x = _as_tensor(input, "Reshape")
     if x.shape == shape:
         return x
@@ -320,9 +335,14 @@ def reshape(input, shape, *more):  # noqa: A002
     return bind(S.RESHAPE, (x,), {"shape": shape})
 
 
-def transpose(input, input_perm=None, *more):  # noqa: A002
+_REVERSED = object()  # no perm given (Tensor.transpose()): reverse the axes
+
+
+def transpose(input, input_perm=_REVERSED, *more):  # noqa: A002
     x = _as_tensor(input, "Transpose")
     if input_perm is None:
+        raise TypeError("Transpose: input_perm must be a tuple of ints, got None")
+    if input_perm is _REVERSED:
         perm = tuple(range(x.ndim - 1, -1, -1))
     else:
         perm = _shape_arg((input_perm,) + more if more else input_perm, "Transpose")
@@ -418,6 +438,8 @@ def concat(tensors, axis=0):
     if isinstance(tensors, Tensor):
         raise TypeError("concat: expects a tuple or list of tensors, got a single Tensor")
     xs = tuple(_as_tensor(t, "Concat") for t in tensors)
+    if not xs:
+        raise ValueError("Concat: tensors must hold at least one tensor, got an empty sequence")
     dt = xs[0].dtype
     for t in xs[1:]:
         dt = mstype.promote(dt, t.dtype)
@@ -448,7 +470,11 @@ def ones_like(input, *, dtype=None):  # noqa: A002
 
 
 def fill(type, shape, value):  # noqa: A002 - MindSpore's signature
-    return bind(S.FILL, (), {"shape": _shape_arg(shape, "Fill"), "value": value, "dtype": mstype.to_dtype(type)})
+    shape = _shape_arg(shape, "Fill")
+    dt = mstype.to_dtype(type)
+    check_dims("Fill", shape)
+    check_alloc("Fill", shape, dt)
+    return bind(S.FILL, (), {"shape": shape, "value": value, "dtype": dt})
 
 
 def full(size, fill_value, *, dtype=None):
@@ -468,12 +494,12 @@ def ones(shape, dtype=None):
 
 
 # ---- reductions -----------------------------------------------------------------------------
-def _axis_attr(axis) -> tuple:
-    if axis is None:
-        return ()
-    if isinstance(axis, (list, tuple)):
-        return tuple(int(a) for a in axis)
-    return (int(axis),)
+def _axis_attr(axis, op: str = "Reduce") -> tuple:
+    axes = () if axis is None else tuple(axis) if isinstance(axis, (list, tuple)) else (axis,)
+    for a in axes:
+        if isinstance(a, bool) or not isinstance(a, (int, np.integer)):
+            raise TypeError(f"{op}: axis must be an int or a tuple of ints, got {axis!r}")
+    return tuple(int(a) for a in axes)
 
 
 def reduce_sum(x, axis=(), keep_dims=False):
@@ -490,7 +516,7 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):  # noqa: A001,A002
         x = cast(x, dtype)
     elif x.dtype in _WIDE_INT:
         x = cast(x, mstype.int64)
-    return bind(R.REDUCE_SUM, (x,), {"axis": _axis_attr(dim), "keep_dims": bool(keepdim)})
+    return bind(R.REDUCE_SUM, (x,), {"axis": _axis_attr(dim, "ReduceSum"), "keep_dims": bool(keepdim)})
 
 
 def mean(input, axis=None, keep_dims=False):  # noqa: A002

@@ -7,6 +7,7 @@ from .. import dtype as mstype
 from ..core.dispatch import bind
 from ..core.tensor import Tensor
 from . import array_ops as A
+from ._infer import check_alloc, check_axis
 from .functional import _as_tensor, cast, split_sizes
 
 __all__ = ["gather", "gather_elements", "tile", "cumsum", "flip", "sort", "argsort", "topk", "pad", "one_hot",
@@ -24,6 +25,7 @@ def gather(input_params, input_indices, axis, batch_dims=0):
     """MindSpore's ``ops.gather``: slices of ``input_params`` along ``axis`` at ``input_indices``."""
     x = _as_tensor(input_params, "Gather")
     idx = _int_tensor(input_indices, "Gather")
+    check_axis("Gather", axis, x.ndim)
     return bind(A.GATHER, (x, idx), {"axis": int(axis), "batch_dims": int(batch_dims)})
 
 
@@ -45,7 +47,14 @@ def gather_d_grad(dout, index, shape, dim):
 def tile(input, dims):  # noqa: A002
     if isinstance(dims, int) or not all(isinstance(d, int) for d in dims):
         raise TypeError(f"tile: dims must be a tuple of ints, got {dims!r}")
-    return bind(A.TILE, (_as_tensor(input, "Tile"),), {"multiples": tuple(dims)})
+    x = _as_tensor(input, "Tile")
+    if any(d < 0 for d in dims):
+        raise ValueError(f"Tile: multiples must be non-negative ints, got {tuple(dims)}")
+    lead = len(dims) - x.ndim
+    shape = (1,) * max(lead, 0) + tuple(x.shape)
+    mult = (1,) * max(-lead, 0) + tuple(dims)
+    check_alloc("Tile", tuple(None if s is None else s * m for s, m in zip(shape, mult)), x.dtype)
+    return bind(A.TILE, (x,), {"multiples": tuple(dims)})
 
 
 def cumsum(x, axis, dtype=None):
@@ -58,7 +67,8 @@ def cumsum(x, axis, dtype=None):
 
 
 def cumsum_raw(x, axis, exclusive=False, reverse=False):
-    return bind(A.CUMSUM, (x,), {"axis": axis % max(x.ndim, 1), "exclusive": bool(exclusive),
+    axis = check_axis("CumSum", axis, x.ndim)
+    return bind(A.CUMSUM, (x,), {"axis": axis, "exclusive": bool(exclusive),
                                  "reverse": bool(reverse)})
 
 
@@ -86,6 +96,7 @@ def argsort(input, axis=-1, descending=False):  # noqa: A002
 def topk(input, k, dim=None, largest=True, sorted=True):  # noqa: A002
     """Returns (values, Int32 indices) of the k largest (or smallest) entries along ``dim`` (default last)."""
     x = _as_tensor(input, "TopK")
+    A.check_topk(x, k, -1 if dim is None else dim)
     return bind(A.TOPK, (x,), {"k": int(k), "axis": -1 if dim is None else int(dim), "largest": bool(largest),
                                "sorted": bool(sorted)})
 
@@ -116,16 +127,20 @@ def pad_raw(x, paddings, value=0):
     return bind(A.PAD, (x,), {"paddings": tuple(paddings), "value": value})
 
 
-def one_hot(indices, depth, on_value=1, off_value=0, axis=-1):
-    """One-hot encoding; the result's dtype is the on_value's (Int64 for the default 1)."""
+def one_hot(indices, depth, on_value=1, off_value=0, axis=-1, *, labels_of=None):
+    """One-hot encoding; the result's dtype is the on_value's (Int64 for the default 1). ``labels_of`` (a loss's
+    name): the indices are class labels, and one outside [0, depth) is a RuntimeError naming that loss."""
     idx = _int_tensor(indices, "OneHot")
+    A.check_depth(depth)
     if isinstance(on_value, Tensor):
         dt, on_value = on_value.dtype, on_value.item()
     else:
         dt = mstype.scalar_dtype(on_value)
     off_value = off_value.item() if isinstance(off_value, Tensor) else off_value
-    return bind(A.ONE_HOT, (idx,), {"depth": int(depth), "on_value": on_value, "off_value": off_value,
-                                    "axis": int(axis), "dtype": dt})
+    attrs = {"depth": int(depth), "on_value": on_value, "off_value": off_value, "axis": int(axis), "dtype": dt}
+    if labels_of:
+        attrs["labels_of"] = labels_of
+    return bind(A.ONE_HOT, (idx,), attrs)
 
 
 def _num(v):
@@ -187,6 +202,15 @@ unbind = unstack
 
 def narrow(input, axis, start, length):  # noqa: A002
     x = _as_tensor(input, "Narrow")
+    if isinstance(axis, bool) or not isinstance(axis, int) or not -x.ndim <= axis < max(x.ndim, 1):
+        raise ValueError(f"Narrow: axis {axis!r} is out of range for a {x.ndim}-d input")
+    size = x.shape[axis]
+    if isinstance(start, bool) or not isinstance(start, int) or not -size <= start <= size:
+        raise ValueError(f"Narrow: start {start!r} is out of range for size {size} of axis {axis}")
+    if start < 0:
+        start += size
+    if isinstance(length, bool) or not isinstance(length, int) or not 0 <= length <= size - start:
+        raise ValueError(f"Narrow: length {length!r} must be in [0, {size - start}] (start {start}, size {size})")
     index = [slice(None)] * x.ndim
     index[axis] = slice(start, start + length)
     return x[tuple(index)]

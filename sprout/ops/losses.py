@@ -76,7 +76,7 @@ def nll_loss(inputs, target, weight=None, ignore_index=-100, reduction="mean", l
     classes = logp.shape[-1]
     valid = F.not_equal(tgt, ignore_index)
     safe = F.where(valid, tgt, F.zeros_like(tgt))
-    hot = one_hot(safe, classes, Tensor(1.0, logp.dtype), Tensor(0.0, logp.dtype))
+    hot = one_hot(safe, classes, Tensor(1.0, logp.dtype), Tensor(0.0, logp.dtype), labels_of="nll_loss")
     w = F.ones((classes,), logp.dtype) if weight is None else F.cast(weight, logp.dtype)
     valid_f = F.cast(valid, logp.dtype)
     w_target = F.mul(F.sum(F.mul(hot, w), -1), valid_f)  # weight of each sample's target class (0 if ignored)
@@ -118,7 +118,8 @@ def softmax_cross_entropy_with_logits(logits, labels):
 def sparse_softmax_cross_entropy(logits, labels, is_grad=False):
     """``ops.SparseSoftmaxCrossEntropyWithLogits``: the mean loss, or with is_grad its gradient w.r.t. logits."""
     if is_grad:
-        hot = one_hot(labels, logits.shape[-1], Tensor(1.0, logits.dtype), Tensor(0.0, logits.dtype))
+        hot = one_hot(labels, logits.shape[-1], Tensor(1.0, logits.dtype), Tensor(0.0, logits.dtype),
+                      labels_of="SparseSoftmaxCrossEntropyWithLogits")
         return F.div(F.sub(softmax(logits, -1), hot), F.axes_size(logits, 0, logits.dtype))
     return nll_loss(log_softmax(logits, -1), labels)
 

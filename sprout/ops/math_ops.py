@@ -7,7 +7,7 @@ import numpy as np
 from .. import dtype as mstype
 from ..core.op import FuseSpec, Op, OpError, register
 from ._infer import elementwise_infer
-from .elementwise import _no_grad, _unbroadcast, elementwise
+from .elementwise import _no_grad, _unbroadcast, elementwise, int_zero_divisor
 
 _B = mstype.bool_
 
@@ -275,15 +275,14 @@ def _truncate_div_impl(x, y):
     if x.dtype.kind == "f":
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.trunc(np.true_divide(x, y)).astype(x.dtype, copy=False)
-    if np.any(y == 0):
-        raise ZeroDivisionError("TruncateDiv: integer division by zero")
+    int_zero_divisor("TruncateDiv", x, y)
     q = np.floor_divide(x, y)
     return q + ((q < 0) & (q * y != x)).astype(q.dtype)
 
 
 def _truncate_mod_impl(x, y):
-    if x.dtype.kind != "f" and np.any(y == 0):
-        raise ZeroDivisionError("TruncateMod: integer division by zero")
+    if x.dtype.kind != "f":
+        int_zero_divisor("TruncateMod", x, y)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.fmod(x, y)
 

@@ -242,6 +242,11 @@ def normal(shape, mean, stddev, seed=None):
     """Samples of N(mean, stddev); tensor ``mean``/``stddev`` broadcast with ``shape`` (and get gradients)."""
     if isinstance(mean, Tensor) or isinstance(stddev, Tensor):
         from .functional import add, mul
+        from .host_ops import is_symbolic
+
+        if isinstance(stddev, Tensor) and not is_symbolic(stddev) and np.any(stddev.asnumpy() < 0):
+            raise ValueError(f"normal: stddev must be non-negative, got {stddev.asnumpy().min()} (a traced stddev "
+                             f"is not checked)")
 
         full = np.broadcast_shapes(tuple(shape), tuple(getattr(mean, "shape", ())), tuple(getattr(stddev, "shape", ())))
         z = standard_normal(full, seed)

@@ -5,7 +5,7 @@ import numpy as np
 
 from ..core.op import FuseSpec, Op, OpError, register
 from ..core.types import TensorType
-from ._infer import check_axis, fmt_shape
+from ._infer import check_alloc, check_axis, check_dims, fmt_shape
 
 
 def _prod(shape) -> int | None:
@@ -20,6 +20,7 @@ def _prod(shape) -> int | None:
 # ---- reshape --------------------------------------------------------------------------------
 def _reshape_infer(x, shape):
     shape = tuple(shape)
+    check_dims("Reshape", shape, unknown=True)
     if sum(1 for d in shape if d == -1) > 1:
         raise OpError(f"Reshape: at most one -1 allowed in the target shape {list(shape)} (input shape "
                       f"{fmt_shape(x.shape)})")
@@ -249,6 +250,8 @@ SPLIT = register(Op("SplitV", _split_impl, _split_infer, _split_bprop, "shape", 
 
 # ---- fills ----------------------------------------------------------------------------------
 def _fill_infer(shape, value, dtype):
+    check_dims("Fill", tuple(shape))
+    check_alloc("Fill", tuple(shape), dtype)
     return TensorType(tuple(shape), dtype)
 
 

@@ -456,8 +456,9 @@ def load_param_into_net(net, parameter_dict, strict_load=False, remove_redundanc
         name = param.name
         if name in parameter_dict:
             value = parameter_dict[name]
-            if isinstance(value, str):  # MindSpore skips string entries silently
-                continue
+            if isinstance(value, str):  # MindSpore skips it silently, leaving the parameter unloaded and unlisted
+                raise TypeError(f"For 'load_param_into_net', the value for network parameter {name!r} is a str "
+                                f"({value[:40]!r}), not a Parameter or Tensor")
             plan.append((param, _fit(param, value, name, bool(strict_load))))
             used.add(name)
         elif not name.startswith("accu_grads"):

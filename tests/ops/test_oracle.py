@@ -48,7 +48,7 @@ def test_matches_mindspore(area, case):
     if raised is not None:
         kind = {"TypeError": TypeError, "ValueError": ValueError, "IndexError": IndexError,
                 "RuntimeError": RuntimeError}.get(str(raised), Exception)
-        with pytest.raises(kind):
+        with pytest.raises(kind, match=case.match or None):
             eval(case.expr, ns)  # noqa: S307
         return
     outs = flatten(eval(case.expr, ns))  # noqa: S307
@@ -101,3 +101,21 @@ def test_same_under_jit(area, case, mode):
         what = f"{case.key} output {i} [{mode}]"
         assert g.dtype == w.dtype and g.shape == w.shape, f"{what}: {g.dtype}{g.shape} vs eager {w.dtype}{w.shape}"
         np.testing.assert_allclose(g, w, rtol=1e-6, atol=1e-6, err_msg=what)
+
+
+RAISE_JIT = [(a, c) for a, c in PARAMS if c.check == "raises" and c.match and c.jit]
+
+
+@pytest.mark.parametrize("mode", ["ast", "bytecode"])
+@pytest.mark.parametrize("area, case", RAISE_JIT, ids=[f"{a}-{c.key}" for a, c in RAISE_JIT])
+def test_rejected_under_jit(area, case, mode):
+    """A misuse MindSpore rejects is rejected inside jit too, with the eager exception type and message."""
+    store = _store(area)
+    ns = _namespace(store, case, area)
+    names = sorted(case.inputs)
+    fn = _compiled(case, names, area)
+    kind = {"TypeError": TypeError, "ValueError": ValueError, "IndexError": IndexError,
+            "RuntimeError": RuntimeError}[str(store[f"{case.key}|raises"])]
+    jitted = ms.jit(fn, capture_mode=mode) if mode == "bytecode" else ms.jit(fn)
+    with pytest.raises(kind, match=case.match):
+        jitted(*[ns[k] for k in names])

@@ -298,6 +298,7 @@ def fast_part(guards: list, inputs: list, ret_r: tuple, arity: int, graph_fn, n_
 #   ("K", v) a constant            ("U",) an unbound slot
 #   ("T", type, [r...]) tuple      ("LST", [r...]) fresh list   ("DCT", [(key, r)...]) fresh dict
 #   ("GA", r, name) bound method   ("IT", r_items, pos) iterator  ("CELL", r) fresh cell
+#   ("MT", function, r) a method bound again (the function is not its class's attribute of that name)
 #   ("FN", code, globals, name, r_defaults, [r_cells], r_kwdefaults) a function made by MAKE_FUNCTION
 def _expr(gen: _Gen, r: tuple, temps: dict) -> str:
     kind = r[0]
@@ -314,6 +315,9 @@ def _expr(gen: _Gen, r: tuple, temps: dict) -> str:
         return "UNBOUND"
     if kind == "GA":
         return f"getattr({_expr(gen, r[1], temps)}, {r[2]!r})"
+    if kind == "MT":
+        gen.ns["_MethodType"] = types.MethodType
+        return f"_MethodType({gen.const(r[1])}, {_expr(gen, r[2], temps)})"
     if kind == "T":
         items = [_expr(gen, x, temps) for x in r[2]]
         body = f"({', '.join(items)}{',' if len(items) == 1 else ''})"

@@ -182,7 +182,12 @@ def _build_entry(cap: Capture, kind: str, payload) -> Entry:
             r = ("IT", ("LST", [recipe(x) for x in v.items]), v.pos)
         elif isinstance(v, (types.MethodType, types.BuiltinMethodType)) and \
                 not isinstance(getattr(v, "__self__", None), (types.ModuleType, type(None))):
-            r = ("GA", recipe(v.__self__), v.__name__)
+            fn = getattr(v, "__func__", None)
+            if fn is not None and getattr(type(v.__self__), v.__name__, None) is not fn:
+                # a function installed under another name (Tensor.cumsum is ``_cumsum``): bind it again
+                r = ("MT", fn, recipe(v.__self__))
+            else:
+                r = ("GA", recipe(v.__self__), v.__name__)
         elif isinstance(v, types.CellType) and i in fresh:
             try:
                 r = ("CELL", recipe(v.cell_contents))

@@ -12,7 +12,9 @@ from .activation import get_activation
 
 
 def _positive_int(value, name: str, owner: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+    if not isinstance(value, int) or isinstance(value, bool):  # MindSpore: TypeError for a non-int
+        raise TypeError(f"For '{owner}', the '{name}' must be an int, but got {type(value).__name__} {value!r}.")
+    if value <= 0:
         raise ValueError(f"For '{owner}', the '{name}' must be a positive int, but got {value!r}.")
     return value
 

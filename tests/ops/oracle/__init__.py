@@ -24,7 +24,8 @@ class OC:
     rtol: float = 1e-5
     atol: float = 1e-6
     note: str = ""
-    jit: bool = True  # False: host-side results (Python bools, strides) that a graph does not compute
+    jit: bool = True  # False: host-side results (Python bools, strides) or misuse outside any op call
+    match: str = ""  # "raises" cases: a regex sprout's message must match (it names the op and the bad argument)
 
     def make(self) -> dict:
         rng = np.random.default_rng(zlib.crc32(self.key.encode()))
