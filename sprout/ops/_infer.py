@@ -65,8 +65,8 @@ def elementwise_infer(op: str, out_dtype: mstype.Type | None = None, kinds: str 
 
 
 def check_axis(op: str, axis: int, ndim: int) -> int:
-    if not isinstance(axis, int) or isinstance(axis, bool):
-        raise OpError(f"{op}: axis must be an int, got {axis!r}")
+    if not isinstance(axis, int) or isinstance(axis, bool):  # a wrong type: TypeError, as MindSpore
+        raise TypeError(f"{op}: axis must be an int, got {type(axis).__name__} {axis!r}")
     if not -ndim <= axis < max(ndim, 1):
         raise OpError(f"{op}: axis {axis} is out of range for a tensor of rank {ndim}")
     return axis % max(ndim, 1)

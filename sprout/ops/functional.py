@@ -544,13 +544,13 @@ def _check_where(initial, where, op):
 
 def amax(input, axis=None, keepdims=False, *, initial=None, where=None):  # noqa: A002
     _check_where(initial, where, "amax")
-    return bind(R.REDUCE_MAX, (_as_tensor(input, "ReduceMax"),), {"axis": _axis_attr(axis),
+    return bind(R.REDUCE_MAX, (_as_tensor(input, "ReduceMax"),), {"axis": _axis_attr(axis, "ReduceMax"),
                                                                   "keep_dims": bool(keepdims)})
 
 
 def amin(input, axis=None, keepdims=False, *, initial=None, where=None):  # noqa: A002
     _check_where(initial, where, "amin")
-    return bind(R.REDUCE_MIN, (_as_tensor(input, "ReduceMin"),), {"axis": _axis_attr(axis),
+    return bind(R.REDUCE_MIN, (_as_tensor(input, "ReduceMin"),), {"axis": _axis_attr(axis, "ReduceMin"),
                                                                   "keep_dims": bool(keepdims)})
 
 
@@ -559,7 +559,8 @@ def _arg(prim, input, axis, keepdims, output_type):  # noqa: A002
     if axis is None:
         x, axis = reshape(x, (-1,)), 0
         keepdims = False
-    return bind(prim, (x,), {"axis": int(axis), "keep_dims": bool(keepdims), "output_type": output_type})
+    axis = check_axis(prim.name, axis, x.ndim)
+    return bind(prim, (x,), {"axis": axis, "keep_dims": bool(keepdims), "output_type": output_type})
 
 
 def argmax(input, dim=None, keepdim=False):  # noqa: A002

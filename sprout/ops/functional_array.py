@@ -37,7 +37,7 @@ def gather_grad(dout, indices, shape, axis=0, batch_dims=0):
 def gather_elements(input, dim, index):  # noqa: A002
     """MindSpore's ``ops.gather_elements`` (GatherD): ``out[i][j] = input[index[i][j]][j]`` for dim 0."""
     x = _as_tensor(input, "GatherD")
-    return bind(A.GATHER_D, (x, _int_tensor(index, "GatherD")), {"dim": int(dim) % max(x.ndim, 1)})
+    return bind(A.GATHER_D, (x, _int_tensor(index, "GatherD")), {"dim": check_axis("GatherD", dim, x.ndim)})
 
 
 def gather_d_grad(dout, index, shape, dim):
@@ -166,7 +166,7 @@ def split(tensor, split_size_or_sections, axis=0):
     """MindSpore 2.x ``ops.split``: chunks of ``split_size_or_sections`` (the last may be smaller) or the
     given list of section sizes, along ``axis``; returns a tuple."""
     x = _as_tensor(tensor, "Split")
-    axis = int(axis) % max(x.ndim, 1)
+    axis = check_axis("Split", axis, x.ndim)
     n = x.shape[axis]
     if isinstance(split_size_or_sections, int) and not isinstance(split_size_or_sections, bool):
         size = split_size_or_sections

@@ -10,6 +10,7 @@ import numpy as np
 from .. import dtype as mstype
 from ..core.tensor import Tensor
 from . import functional as F
+from ._infer import check_axis
 from .functional import _as_tensor
 
 # ``slice`` and ``range`` shadow builtins: ``sprout.ops`` exports them explicitly, ``functional`` does not
@@ -116,6 +117,7 @@ def roll(input, shifts, dims=None):  # noqa: A002
     dims = (dims,) if isinstance(dims, int) else tuple(dims)
     if len(shifts) != len(dims):
         raise ValueError(f"Roll: shifts {shifts} and dims {dims} must have one length")
+    dims = tuple(check_axis("Roll", d, x.ndim) for d in dims)
     for s, d in zip(shifts, dims):
         n = x.shape[d]
         if n == 0:
@@ -154,7 +156,7 @@ def repeat_interleave(input, repeats, axis=None):  # noqa: A002
     x = _as_tensor(input, "repeat_interleave")
     if axis is None:
         x, axis = F.reshape(x, (-1,)), 0
-    axis %= max(x.ndim, 1)
+    axis = check_axis("repeat_interleave", axis, x.ndim)
     reps = _static(repeats, "repeat_interleave", "repeats")
     n = x.shape[axis]
     counts = np.full(n, reps) if isinstance(reps, int) else np.asarray(reps).reshape(-1)
@@ -228,7 +230,8 @@ def moveaxis(x, source, destination):
     t = _as_tensor(x, "moveaxis")
     src = [source] if isinstance(source, int) else list(source)
     dst = [destination] if isinstance(destination, int) else list(destination)
-    src, dst = [s % t.ndim for s in src], [d % t.ndim for d in dst]
+    src = [check_axis("moveaxis", s, t.ndim) for s in src]
+    dst = [check_axis("moveaxis", d, t.ndim) for d in dst]
     order = [i for i in _range(t.ndim) if i not in src]
     for d, s in sorted(zip(dst, src)):
         order.insert(d, s)
@@ -241,7 +244,7 @@ movedim = moveaxis
 def swapaxes(input, axis0, axis1):  # noqa: A002
     t = _as_tensor(input, "swapaxes")
     perm = list(_range(t.ndim))
-    a, b = axis0 % t.ndim, axis1 % t.ndim
+    a, b = check_axis("swapaxes", axis0, t.ndim), check_axis("swapaxes", axis1, t.ndim)
     perm[a], perm[b] = perm[b], perm[a]
     return F.transpose(t, tuple(perm))
 
@@ -432,7 +435,7 @@ def diag_embed(input, offset=0, dim1=-2, dim2=-1):  # noqa: A002
 def diagonal(input, offset=0, dim1=0, dim2=1):  # noqa: A002
     """The diagonal ``offset`` of the planes (dim1, dim2), moved to the last axis."""
     x = _as_tensor(input, "diagonal")
-    d1, d2 = dim1 % x.ndim, dim2 % x.ndim
+    d1, d2 = check_axis("diagonal", dim1, x.ndim), check_axis("diagonal", dim2, x.ndim)
     if d1 == d2:
         raise ValueError("diagonal: dim1 and dim2 must differ")
     perm = [i for i in _range(x.ndim) if i not in (d1, d2)] + [d1, d2]

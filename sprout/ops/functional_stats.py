@@ -9,6 +9,7 @@ from ..core.dispatch import bind, current_builder
 from ..core.tensor import Tensor
 from . import array_extra as X
 from . import functional as F
+from ._infer import check_axis
 from .functional import _as_tensor
 
 __all__ = ["cumprod", "cummax", "cummin", "logcumsumexp", "unique", "unique_consecutive", "unique_with_pad",
@@ -24,7 +25,7 @@ def cumprod(input, dim, dtype=None):  # noqa: A002
         x = F.cast(x, dtype)
     elif not x.dtype.is_float and x.dtype is not mstype.int64:
         x = F.cast(x, mstype.int64)
-    return bind(X.CUMPROD, (x,), {"axis": int(dim) % max(x.ndim, 1)})
+    return bind(X.CUMPROD, (x,), {"axis": check_axis("CumProd", dim, x.ndim)})
 
 
 def _cum_extreme(mode):
@@ -32,7 +33,7 @@ def _cum_extreme(mode):
         """(values, indices) of the running extreme along ``axis``; the indices are Int64 for cummax and Int32
         for cummin, as MindSpore 2.10 returns them."""
         x = _as_tensor(input, f"Cum{mode}")
-        vals, idx = bind(X.CUM_EXTREME, (x,), {"axis": int(axis) % max(x.ndim, 1), "mode": mode})
+        vals, idx = bind(X.CUM_EXTREME, (x,), {"axis": check_axis(f"Cum{mode}", axis, x.ndim), "mode": mode})
         return vals, (idx if mode == "max" else F.cast(idx, mstype.int32))
 
     fn.__name__ = f"cum{mode}"

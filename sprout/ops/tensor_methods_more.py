@@ -221,6 +221,18 @@ def _with_value(fn):
     return method
 
 
+def _triangular_solve(self, A, upper=True, transpose=False, unitriangular=False):  # noqa: N803 - MindSpore's name
+    """(X, the triangle of A used) with tri(A) @ X = self (tri(A)^T @ X with ``transpose``); ``unitriangular``
+    takes A's diagonal as ones. MindSpore 2.10's method is broken (its registry lacks the op): PyTorch's meaning."""
+    a = _as_tensor(A, "Tensor.triangular_solve")
+    tri = F.triu(a) if upper else F.tril(a)
+    if unitriangular:
+        n = a.shape[-1]
+        eye = Tensor(np.eye(n, dtype=a.dtype.np))
+        tri = F.add(F.mul(tri, F.sub(1, eye)), eye)
+    return F.matrix_solve(tri, self, adjoint=bool(transpose)), tri
+
+
 def _allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     """A Python bool: every element of ``self`` is close to ``other``."""
     return bool(F.all(F.isclose(self, other, rtol, atol, equal_nan)).asnumpy())
@@ -361,7 +373,7 @@ _METHODS = {
     "diagonal": _diagonal, "searchsorted": _searchsorted, "qr": _qr, "kthvalue": _kthvalue, "repeat": _repeat,
     "unique": _unique, "argmax_with_value": _with_value(F.argmax_with_value),
     "argmin_with_value": _with_value(F.argmin_with_value), "scatter": _scatter, "scatter_add": _scatter_add,
-    "allclose": _allclose,
+    "allclose": _allclose, "triangular_solve": _triangular_solve,
     "choose": _choose, "ptp": _ptp, "sum_to_size": _sum_to_size, "resize": _resize, "reshape_as": _reshape_as,
     "new_ones": _new("ones"), "new_zeros": _new("zeros"), "new_empty": _new("zeros"), "new_full": _new_full,
     "stride": _stride, "storage_offset": lambda self: 0, "ndimension": lambda self: self.ndim,

@@ -23,7 +23,7 @@ def test_every_mindspore_method_name_exists_or_is_listed():
                 "offload", "offload_file_path", "param_info", "parent_tensor_", "pin_memory", "register_hook",
                 "remove_hook", "requires_grad_", "set_", "set_cast_dtype", "set_const_arg", "set_device_address",
                 "set_init_flag", "set_param_info", "setitem_index_info", "storage", "symbolic_shape", "to_",
-                "to_coo", "to_csr", "triangular_solve", "untyped_storage", "virtual_flag", "wait_pipeline"}
+                "to_coo", "to_csr", "untyped_storage", "virtual_flag", "wait_pipeline"}
     spot = ["repeat", "select", "resize", "value", "expand", "swapaxes", "multiply", "not_equal", "less_equal",
             "greater_equal", "eq", "t", "bmm", "log2", "gather_nd", "nonzero", "dot", "repeat_interleave", "take",
             "uniform", "copy_", "argmax_with_value", "init", "from_numpy", "kthvalue", "unique", "add_", "fill_"]
@@ -229,3 +229,30 @@ def test_host_side_helpers():
     with pytest.raises(ValueError, match="sum_to_size"):
         t().sum_to_size(2, 4)
     assert t().itemset(0, 1.0).asnumpy().flat[0] == 1.0
+
+
+@pytest.mark.parametrize("upper, transpose, unit", [(True, False, False), (False, False, False),
+                                                    (True, True, False), (False, True, True)])
+def test_triangular_solve(upper, transpose, unit):
+    import scipy.linalg
+
+    a = RNG.uniform(0.5, 2.0, (3, 3)).astype(np.float64) + 3 * np.eye(3)
+    b = RNG.uniform(-1, 1, (3, 2)).astype(np.float64)
+    x, tri = Tensor(b).triangular_solve(Tensor(a), upper, transpose, unit)
+    want = scipy.linalg.solve_triangular(a, b, trans=1 if transpose else 0, lower=not upper, unit_diagonal=unit)
+    np.testing.assert_allclose(x.asnumpy(), want, rtol=1e-10)
+    ref_tri = np.triu(a) if upper else np.tril(a)
+    if unit:
+        np.fill_diagonal(ref_tri, 1.0)
+    np.testing.assert_allclose(tri.asnumpy(), ref_tri)
+    g = ms.grad(lambda bb: bb.triangular_solve(Tensor(a), upper, transpose, unit)[0].sum())(Tensor(b))
+    eps = 1e-6
+    fd = np.zeros_like(b)
+    for i in np.ndindex(b.shape):
+        bp, bm = b.copy(), b.copy()
+        bp[i] += eps
+        bm[i] -= eps
+        fd[i] = (scipy.linalg.solve_triangular(a, bp, trans=int(transpose), lower=not upper, unit_diagonal=unit).sum()
+                 - scipy.linalg.solve_triangular(a, bm, trans=int(transpose), lower=not upper,
+                                                 unit_diagonal=unit).sum()) / (2 * eps)
+    np.testing.assert_allclose(g.asnumpy(), fd, rtol=1e-5, atol=1e-7)
