@@ -300,6 +300,15 @@ def fast_part(guards: list, inputs: list, ret_r: tuple, arity: int, graph_fn, n_
 #   ("GA", r, name) bound method   ("IT", r_items, pos) iterator  ("CELL", r) fresh cell
 #   ("MT", function, r) a method bound again (the function is not its class's attribute of that name)
 #   ("FN", code, globals, name, r_defaults, [r_cells], r_kwdefaults) a function made by MAKE_FUNCTION
+def method_recipe(v, recipe) -> tuple:
+    """A bound method: read again by name, or, for a function installed under another name (Tensor.cumsum is
+    ``_cumsum``), bound again to its rebuilt object."""
+    fn = getattr(v, "__func__", None)
+    if fn is not None and getattr(type(v.__self__), v.__name__, None) is not fn:
+        return ("MT", fn, recipe(v.__self__))
+    return ("GA", recipe(v.__self__), v.__name__)
+
+
 def _expr(gen: _Gen, r: tuple, temps: dict) -> str:
     kind = r[0]
     if kind == "O":

@@ -20,7 +20,7 @@ from ...core.errors import JitSyntaxError, SourceLoc
 from . import py311
 from .capture import Capture, Break, _is_cell, _is_library_code, _is_sprout
 from .executor import UNBOUND, Frame, Real
-from .guards import SymIter, check_part, exit_part, fast_part, guard_text, link, path_key
+from .guards import SymIter, check_part, exit_part, fast_part, guard_text, link, method_recipe, path_key
 from .py311 import NULL
 from .report import BreakRecord, GuardFailure, Report
 
@@ -182,12 +182,7 @@ def _build_entry(cap: Capture, kind: str, payload) -> Entry:
             r = ("IT", ("LST", [recipe(x) for x in v.items]), v.pos)
         elif isinstance(v, (types.MethodType, types.BuiltinMethodType)) and \
                 not isinstance(getattr(v, "__self__", None), (types.ModuleType, type(None))):
-            fn = getattr(v, "__func__", None)
-            if fn is not None and getattr(type(v.__self__), v.__name__, None) is not fn:
-                # a function installed under another name (Tensor.cumsum is ``_cumsum``): bind it again
-                r = ("MT", fn, recipe(v.__self__))
-            else:
-                r = ("GA", recipe(v.__self__), v.__name__)
+            r = method_recipe(v, recipe)
         elif isinstance(v, types.CellType) and i in fresh:
             try:
                 r = ("CELL", recipe(v.cell_contents))
