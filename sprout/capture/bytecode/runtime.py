@@ -15,6 +15,7 @@ from ...autodiff.compiled import CompiledGraph
 from ...core import dispatch
 from ...core.tensor import Tensor
 from ...ir.builder import Tracer
+from ...ir.effects import has_io
 from ...passes.pipeline import default_level
 from ...core.errors import JitSyntaxError, SourceLoc
 from . import py311
@@ -216,7 +217,7 @@ def _build_entry(cap: Capture, kind: str, payload) -> Entry:
     e.fn, e.graph, e.cg, e.updates, e.const_outs, e.n_out = None, None, None, (), (), len(outs)
     inputs: list = []
     e.source = graph  # as captured: what gradients differentiate (autodiff.compiled.CompiledGraph)
-    if outs or graph.updates:
+    if outs or graph.updates or has_io(graph):  # a segment that only draws random numbers or prints still runs
         graph = run_pipeline(graph, level=cap.rt.jit_level or None)
         e.graph = graph
         e.fn = generate(graph).function("graph_fn")
