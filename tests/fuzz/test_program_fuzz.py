@@ -1,5 +1,5 @@
 """The differential program fuzzer: a small fixed-seed batch in the default suite (30 programs, ~30 s) and the
-slow runs (2,000 programs of the default mix, 300 with every feature including host fallback, bigger bodies):
+slow runs (2,000 programs of the default mix, 600 with every feature including host fallback, bigger bodies):
 eager == jit(ast) == jit(bytecode), forward and gradients, two input sets each."""
 import collections
 import warnings
@@ -93,8 +93,23 @@ def test_program_fuzz_default_seeds():
         "; ".join(f"seed {seed}: {keys}" for seed, keys in list(new.items())[:10])
 
 
-# failures per (check, mode, status) in each slow run (a ratchet: lower it when fixes land; 0 is the goal)
-SLOW_BASELINE: dict = {"mix": {}, "all": {}}
+# failures per (check, mode, status) in each slow run (a ratchet: lower it when fixes land; 0 is the goal), measured
+# on 19fd87f + fuzz-5/6 (notes/fuzz-findings.md has the run; fuzz-7, -8 and -15 were fixed after it)
+SLOW_BASELINE: dict = {
+    "mix": {('fwd', 'ast', 'crash'): 2, ('fwd', 'ast', 'disagree'): 9, ('fwd', 'ast', 'hang'): 1,
+            ('fwd', 'bytecode', 'crash'): 3, ('fwd', 'bytecode', 'disagree'): 1, ('grad_of_jit', 'ast', 'crash'): 4,
+            ('grad_of_jit', 'ast', 'disagree'): 23, ('grad_of_jit', 'ast', 'hang'): 2,
+            ('grad_of_jit', 'bytecode', 'crash'): 2, ('grad_of_jit', 'bytecode', 'disagree'): 10,
+            ('grad_of_jit', 'bytecode', 'hang'): 1, ('jit_of_grad', 'ast', 'crash'): 4,
+            ('jit_of_grad', 'ast', 'disagree'): 16, ('jit_of_grad', 'ast', 'hang'): 2,
+            ('jit_of_grad', 'bytecode', 'disagree'): 1},
+    "all": {('fwd', 'ast', 'crash'): 10, ('fwd', 'ast', 'disagree'): 4, ('fwd', 'bytecode', 'crash'): 7,
+            ('fwd', 'bytecode', 'disagree'): 4, ('grad_of_jit', 'ast', 'crash'): 10,
+            ('grad_of_jit', 'ast', 'disagree'): 11, ('grad_of_jit', 'ast', 'hang'): 1,
+            ('grad_of_jit', 'bytecode', 'crash'): 7, ('grad_of_jit', 'bytecode', 'disagree'): 10,
+            ('jit_of_grad', 'ast', 'crash'): 5, ('jit_of_grad', 'ast', 'disagree'): 3,
+            ('jit_of_grad', 'ast', 'hang'): 2},
+}
 ALL_FEATURES = frozenset(FEATURES)
 
 
@@ -104,7 +119,7 @@ def test_program_fuzz_large(run):
     if run == "mix":
         s = run_many(range(1000, 3000))
     else:  # every feature family at once, host fallback included, longer bodies
-        s = run_many(range(50_000, 50_300), features=ALL_FEATURES, size=9)
+        s = run_many(range(50_000, 50_600), features=ALL_FEATURES, size=9)
     print(s.table())
     counts = collections.Counter()
     for (check, mode, status, _kind), n in s.by_outcome.items():

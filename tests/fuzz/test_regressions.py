@@ -458,3 +458,27 @@ def f(x):
     ops.assign_add(x, ops.ones((2, 3)))
     return x
 """, [[0.25, 0.75, 1.25], [0.5, 1.0, 0.25]], "x", (0,))
+
+
+@pytest.mark.xfail(strict=True, reason="fuzz-17: open, capture (AST: early return in a nested branch)")
+def test_fuzz_17():
+    """fwd/grad under ast (seeds 50196, 50481, 50590): ``j = 0; j += 1; if j % 2 == 0: pass else: if True: return
+    ops.sin(z) else: z = z`` then ``return ops.ones(...)``: AST capture gives the early return's value as Undefined
+    (TypeError: Sin: expected a Tensor, got Undefined); eager returns ``sin(z)``."""
+    _all_agree(SRC_17, [("z", "tensor", [0.5, -1.0, 2.0], [1.0, 0.25, -0.5])],
+               [("fwd", "ast"), ("grad_of_jit", "ast"), ("jit_of_grad", "ast")])
+
+
+SRC_17 = _prog("""
+def f(z):
+    j = 0
+    j += 1
+    if j % 2 == 0:
+        pass
+    else:
+        if True:
+            return ops.sin(z)
+        else:
+            z = z
+    return ops.ones((3,))
+""", [0.25, 0.75, 1.25], "z", (0,))
