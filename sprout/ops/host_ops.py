@@ -1,5 +1,5 @@
 """Host interaction inside graphs: Print (prints run-time values when the graph runs) and PyCall
-(a Python function called on NumPy values inside a graph, the LAX-syntax fallback)."""
+(a Python function called on run-time values inside a graph)."""
 from __future__ import annotations
 
 import builtins
@@ -10,6 +10,7 @@ from .. import dtype as mstype
 from ..core.pytree import flatten, unflatten
 from ..core import dispatch
 from ..core.dispatch import bind
+from ..core.errors import JitTypeError
 from ..core.op import Op, register
 from ..core.tensor import Tensor
 from ..core.types import TensorType, type_of
@@ -84,8 +85,13 @@ def print_(*args, sep=" ", end="\n", file=None, flush=False):
 
 
 # ---- PyCall ---------------------------------------------------------------------------------------
+def _is_out_leaf(x) -> bool:
+    return isinstance(x, (np.ndarray, np.generic, Tensor) + _NUMBERS)
+
+
 class PyFunc:
-    """A Python function called inside a graph on NumPy values (jit_syntax_level=LAX fallback)."""
+    """A Python function called inside a graph: it receives Tensors (as eagerly) and returns tensors,
+    arrays or numbers (nested in tuples/lists/dicts), which become the PyCall node's outputs."""
 
     def __init__(self, fn, in_spec):
         self.fn, self.in_spec = fn, in_spec
@@ -95,21 +101,45 @@ class PyFunc:
     def __repr__(self) -> str:
         return f"PyFunc({getattr(self.fn, '__qualname__', self.fn)!r})"
 
-    def run(self, arrays):
-        args, kwargs = unflatten(self.in_spec, list(arrays))
-        with np.errstate(all="ignore"):
-            return self.fn(*args, **kwargs)
+    def run(self, arrays) -> tuple[object, list]:
+        """Call the function on these input arrays; (output structure, output arrays)."""
+        args, kwargs = unflatten(self.in_spec, [Tensor(np.asarray(a)) for a in arrays])
+        with np.errstate(all="ignore"), dispatch.no_builder():
+            out = self.fn(*args, **kwargs)
+        leaves: list = []
+        spec = flatten(out, leaves, _is_out_leaf)
+        _check_constants(self, spec)
+        return spec, [x.asnumpy() if isinstance(x, Tensor) else np.asarray(x) for x in leaves]
+
+
+def _check_constants(func: PyFunc, spec) -> None:
+    """Anything in the result other than tensors/arrays/numbers and None would be fixed at its build-time
+    value (computed from placeholder inputs): a wrong result later, so refused."""
+    if spec.__class__ is not tuple:
+        return
+    if spec[0] == "const":
+        if spec[1] is not None:
+            raise JitTypeError(f"py_call: {func!r} returned a {type(spec[1]).__name__}; a Python function called "
+                               "inside a graph must return tensors, arrays or numbers (or tuples/lists/dicts of "
+                               "them)", None, "return the value as a tensor, or call the function outside the jit")
+        return
+    for item in spec[2]:
+        _check_constants(func, item[1] if spec[0] == "dict" else item)
 
 
 def _pycall_impl(func: PyFunc, *arrays):
-    out = func.run(arrays)
-    leaves: list = []
-    flatten(out, leaves, lambda x: isinstance(x, (np.ndarray, np.generic) + _NUMBERS))
-    return tuple(np.asarray(x) for x in leaves)
+    _, outs = func.run(arrays)
+    want = func.out_types
+    if len(outs) != len(want) or any(o.dtype != t.dtype.np or o.ndim != len(t.shape) for o, t in zip(outs, want)):
+        got = [f"{o.dtype}{list(o.shape)}" for o in outs]
+        raise RuntimeError(f"PyCall: {func!r} returned {got} when the graph ran, but "
+                           f"{[str(t) for t in want]} when it was built (the output kinds must not depend on "
+                           "the input values)")
+    return tuple(outs)
 
 
 PYCALL = register(Op("PyCall", _pycall_impl, lambda func, *types: func.out_types, kind="opaque", n_out=-1,
-                     side_effect=True, doc="call a Python function on NumPy values when the graph runs"))
+                     side_effect=True, doc="call a Python function on the run-time values when the graph runs"))
 
 
 def py_call(fn, args: tuple, kwargs: dict):
@@ -121,10 +151,7 @@ def py_call(fn, args: tuple, kwargs: dict):
         return fn(*args, **kwargs)
     func = PyFunc(fn, spec)
     probe = [np.zeros(tuple(1 if d is None else d for d in x.shape), x.dtype.np) for x in leaves]
-    with dispatch.no_builder():
-        out = func.run(probe)
-    out_leaves: list = []
-    func.out_spec = flatten(out, out_leaves, lambda x: isinstance(x, (np.ndarray, np.generic) + _NUMBERS))
-    func.out_types = tuple(type_of(np.asarray(x)) for x in out_leaves)
+    func.out_spec, out_leaves = func.run(probe)
+    func.out_types = tuple(type_of(x) for x in out_leaves)
     outs = bind(PYCALL, (func, *leaves), {})
     return unflatten(func.out_spec, list(outs))

@@ -255,47 +255,6 @@ def test_mutable_scalars_meet_tensors_as_python_scalars():
     same(describe(f(2, x, y)), describe(ms.jit(f)(ms.mutable(2), x, y)))
 
 
-def test_model_code_installed_as_a_package_is_converted(tmp_path, monkeypatch):
-    """Code in site-packages that programs against sprout (a model zoo installed with pip) is user code to
-    the converter: its tensor control flow compiles (no host segment); NumPy's own functions stay library."""
-    import importlib
-    import sys
-
-    from sprout.capture.ast import resolve
-    from sprout.core import errors as core_errors
-
-    pkg = tmp_path / "site-packages"
-    pkg.mkdir()
-    (pkg / "zoo_model.py").write_text(
-        "import sprout as ms\n"
-        "from sprout import ops\n\n"
-        "def block(x):\n"
-        "    if x.sum() > 0:\n"
-        "        return ops.relu(x) * 2\n"
-        "    return x - 1\n")
-    monkeypatch.syspath_prepend(str(pkg))
-    monkeypatch.setattr(core_errors, "_LIB_DIRS", core_errors._LIB_DIRS + (str(pkg) + os.sep,))
-    core_errors.is_library.cache_clear()
-    resolve._kind_of_file.cache_clear()
-    try:
-        zoo = importlib.import_module("zoo_model")
-        assert core_errors.is_library(zoo.__file__)
-
-        def f(x):
-            return zoo.block(x) + 1
-
-        jitted = ms.jit(f)
-        for v in (1.0, -1.0):
-            x = ms.Tensor(np.array([v, 2 * v], np.float32))
-            same(describe(f(x)), describe(jitted(x)))
-        assert jitted.stats["host_fallbacks"] == 0 and "Cond(" in jitted.get_ir(x)
-        assert resolve.function_kind(json.dumps) == "library"  # library code without sprout stays library
-    finally:
-        sys.modules.pop("zoo_model", None)
-        core_errors.is_library.cache_clear()
-        resolve._kind_of_file.cache_clear()
-
-
 def test_match_statement_and_except_star_run_as_python_under_lax():
     """Constructs PIJit cannot step through either still run (as plain Python) under LAX."""
     def f(x, mode):
