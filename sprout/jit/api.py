@@ -375,6 +375,11 @@ class BoundJit:
         return self._jf.stats_record
 
     @property
+    def entries(self) -> dict:
+        """The compiled entries of the whole method (every instance's; a key's ``instance`` names its own)."""
+        return self._jf.entries
+
+    @property
     def __func__(self):
         return self._jf.fn
 
@@ -516,20 +521,27 @@ def _wrap_bytecode(func, fullgraph: bool, jit_level: str):
     return make(func)  # BytecodeFunction binds like a function in a class body
 
 
-_graph_mode_jits: dict = {}
+_graph_mode_jits: dict = {}  # construct function -> its GRAPH_MODE JitFunction
 
 
-def run_cell_graph_mode(cell, args: tuple, kwargs: dict):
-    """GRAPH_MODE: run ``type(cell).construct`` compiled for this instance (called by ``Cell.__call__``)."""
+def graph_mode_entry(cell) -> BoundJit:
+    """The compiled ``construct`` that GRAPH_MODE calls of ``cell`` run: one AST-capture JitFunction per
+    ``construct`` (the Cell's own ``set_jit_config`` resolved per call), bound to ``cell``. Calling it runs the
+    graph whatever the execution mode; ``.explain(*args)`` compiles for those inputs without running."""
     construct = type(cell).construct
     if isinstance(construct, JitFunction):
         jf = construct
     else:
         jf = _graph_mode_jits.get(construct)
-        if jf is None:  # one per construct; each Cell's own jit_config is resolved per call (JitFunction.flags)
+        if jf is None:
             jf = _graph_mode_jits[construct] = JitFunction(construct, _options("ast", "", 0, False, "", {}),
                                                            cell_config=True)
-    return jf.__get__(cell, type(cell))(*args, **kwargs)
+    return jf.__get__(cell, type(cell))
+
+
+def run_cell_graph_mode(cell, args: tuple, kwargs: dict):
+    """GRAPH_MODE: run ``cell``'s compiled construct (called by ``Cell.__call__``)."""
+    return graph_mode_entry(cell)(*args, **kwargs)
 
 
 jit.stats = _cache.stats

@@ -288,30 +288,20 @@ class CellExtras:
         return self._apply(lambda t: Tensor(np.zeros(tuple(t.shape), t.dtype.np)), recurse=recurse)
 
     # ---- graph compilation ----------------------------------------------------------------------------
-    def _graph_entry(self):
-        """The compiled-construct entry GRAPH_MODE calls use for this cell (shared with them, so a compile here
-        is reused by later calls)."""
-        from ..jit import api as jit_api
-
-        construct = type(self).construct
-        if isinstance(construct, jit_api.JitFunction):
-            return construct.__get__(self, type(self))
-        jf = jit_api._graph_mode_jits.get(construct)
-        if jf is None:
-            jf = jit_api._graph_mode_jits[construct] = jit_api.JitFunction(
-                construct, jit_api._options("ast", "", 0, False, "", {}), cell_config=True)
-        return jf.__get__(self, type(self))
-
     def compile(self, *args, **kwargs):
         """Compile ``construct`` for these inputs (shapes/dtypes) without running it; later graph calls with
         matching inputs reuse it."""
-        self._graph_entry().explain(*args, **kwargs)
+        from ..jit import graph_mode_entry  # the same entry GRAPH_MODE calls use: later calls reuse the compile
+
+        graph_mode_entry(self).explain(*args, **kwargs)
         self.__dict__["_compiled"] = True
 
     def compile_and_run(self, *args, **kwargs):
         """Compile (if needed) and run ``construct`` as a graph, whatever the execution mode."""
+        from ..jit import graph_mode_entry
+
         self.compile(*args, **kwargs)
-        return self._graph_entry()(*args, **kwargs)
+        return graph_mode_entry(self)(*args, **kwargs)
 
     @property
     def compiled(self) -> bool:
