@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import builtins
 import functools
+import itertools
 import types
 
 from ...core import dispatch
@@ -77,7 +78,24 @@ BUILTINS = {
     builtins.repr: _text_of(builtins.repr),
     builtins.format: _text_of(builtins.format),
     builtins.ascii: _text_of(builtins.ascii),
+    functools.reduce: functools.reduce,  # pure Python semantics: what it does to tensors is its function's doing
 }
+
+# Higher-order callables: the functions they are given are called as converted code calls them (a helper with a
+# tensor ``if`` passed to ``map`` becomes graph control flow, as when it is called directly).
+HIGHER_ORDER = frozenset({builtins.map, builtins.filter, builtins.sorted, builtins.min, builtins.max,
+                          functools.reduce, itertools.starmap, itertools.accumulate, itertools.filterfalse,
+                          itertools.takewhile, itertools.dropwhile, itertools.groupby})
+
+
+def takes_callables(fn) -> bool:
+    """Whether ``fn`` is a higher-order builtin (or ``list.sort``) whose callable arguments are converted."""
+    try:
+        if fn in HIGHER_ORDER:
+            return True
+    except TypeError:  # unhashable callable
+        return False
+    return getattr(fn, "__name__", None) == "sort" and isinstance(getattr(fn, "__self__", None), list)
 
 
 # ---- classification of callables --------------------------------------------------------------------

@@ -281,6 +281,9 @@ def warn_mutation(ctx, k, value, name):
 # ---- calls ------------------------------------------------------------------------------------------
 def call(ctx, k, fn, /, *args, **kwargs):
     try:
+        if resolve.takes_callables(fn):
+            args = tuple(_as_callee(ctx, k, a) for a in args)
+            kwargs = {n: _as_callee(ctx, k, a) for n, a in kwargs.items()}
         target, mode = resolve.resolve_call(fn, ctx.level, _convert)
         if mode == "direct":
             return target(*args, **kwargs)
@@ -295,6 +298,14 @@ def call(ctx, k, fn, /, *args, **kwargs):
         if exc.loc is None:
             raise _located(exc, ctx, k) from None
         raise
+
+
+def _as_callee(ctx, k, value):
+    """A callable handed to a higher-order builtin (``map(helper, xs)``, ``sorted(key=f)``), called as this call
+    site calls things: user functions and Cells converted, builtins with a graph meaning replaced."""
+    if not callable(value) or isinstance(value, (type, Tensor)):
+        return value
+    return lambda *args, **kwargs: call(ctx, k, value, *args, **kwargs)
 
 
 def _external(ctx, k, fn, args, kwargs):

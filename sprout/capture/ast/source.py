@@ -126,6 +126,24 @@ def _instantiate(fn: types.FunctionType, entry: _Converted) -> types.FunctionTyp
 
 def _parse(fn: types.FunctionType) -> tuple[ast.AST, str]:
     """The function's own FunctionDef (decorators stripped), with the file's line numbers and columns."""
+    try:
+        return _parse_block(fn)
+    except NoSource:
+        if fn.__code__.co_name != "<lambda>":
+            raise
+    # a lambda inside a larger expression (a dict of lambdas over several lines): its line is not a block
+    lines = linecache.getlines(fn.__code__.co_filename)
+    try:
+        tree = ast.parse("".join(lines), fn.__code__.co_filename) if lines else None
+    except SyntaxError:
+        tree = None
+    node = _find(tree, fn) if tree is not None else None
+    if node is None:
+        raise NoSource(f"no lambda at {fn.__code__.co_filename}:{fn.__code__.co_firstlineno}")
+    return node, fn.__code__.co_filename
+
+
+def _parse_block(fn: types.FunctionType) -> tuple[ast.AST, str]:
     code = fn.__code__
     filename = code.co_filename
     lines, start = _source_lines(code)
@@ -167,15 +185,19 @@ def _find(tree: ast.AST, fn: types.FunctionType):
     argnames = list(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
     name = code.co_name  # the name in the source, even if __name__ was reassigned afterwards
     if name == "<lambda>":
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Lambda) and node.lineno == code.co_firstlineno:
-                a = node.args
-                if [x.arg for x in a.posonlyargs + a.args + a.kwonlyargs] == argnames:
-                    fdef = ast.FunctionDef(name="_sp_lambda", args=node.args,
-                                           body=[ast.copy_location(ast.Return(value=node.body), node.body)],
-                                           decorator_list=[], returns=None, type_params=[])
-                    return ast.copy_location(fdef, node)
-        return None
+        found = [node for node in ast.walk(tree) if isinstance(node, ast.Lambda) and node.lineno == code.co_firstlineno
+                 and [x.arg for x in node.args.posonlyargs + node.args.args + node.args.kwonlyargs] == argnames]
+        if len(found) > 1:  # lambdas with the same parameters on one line: the one whose body holds the code
+            spots = [(p[0], p[2]) for p in code.co_positions() if p[0] is not None and p[2] is not None]
+            found = [n for n in found if any((n.body.lineno, n.body.col_offset) <= spot
+                                             <= (n.body.end_lineno, n.body.end_col_offset) for spot in spots)]
+        if not found:
+            return None
+        node = found[0]
+        fdef = ast.FunctionDef(name="_sp_lambda", args=node.args,
+                               body=[ast.copy_location(ast.Return(value=node.body), node.body)],
+                               decorator_list=[], returns=None, type_params=[])
+        return ast.copy_location(fdef, node)
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
             first = node.decorator_list[0].lineno if node.decorator_list else node.lineno
