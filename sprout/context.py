@@ -237,6 +237,18 @@ def _check_json_file(key: str, path: str) -> None:
         raise ValueError(f"set_context: the '{key}' file {path!r} is not valid JSON: {exc}") from exc
 
 
+def syntax_level_override() -> str | None:
+    """MindSpore's ``MS_DEV_JIT_SYNTAX_LEVEL`` environment variable (0 STRICT, 1 COMPATIBLE, 2 LAX): when set it
+    beats a jit_config's and the context's jit_syntax_level, as in MindSpore (read at each compile)."""
+    value = os.environ.get("MS_DEV_JIT_SYNTAX_LEVEL")
+    if not value:
+        return None
+    level = _SYNTAX_LEVELS.get(int(value) if value.strip().isdigit() else value.strip().upper())
+    if level is None:
+        raise ValueError(f"MS_DEV_JIT_SYNTAX_LEVEL must be 0 (STRICT), 1 (COMPATIBLE) or 2 (LAX), got {value!r}")
+    return level
+
+
 def get_context(key: str) -> Any:
     if key not in _flags:
         raise ValueError(f"get_context: unknown context option {key!r}")

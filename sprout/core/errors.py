@@ -77,6 +77,12 @@ class JitValueError(JitSyntaxError, ValueError):
     """A value graph mode cannot use there, e.g. a multi-element tensor as a bool (ValueError)."""
 
 
+class JitAttributeError(JitSyntaxError, AttributeError):
+    """A tensor attribute graph mode does not have (``Tensor.asnumpy`` under STRICT: MindSpore's AttributeError).
+    Raised at the jit boundary only: while tracing the refusal is a JitValueError (an AttributeError raised inside
+    a property would send Python's attribute lookup to ``__getattr__`` and lose it)."""
+
+
 def _source_line(filename: str, lineno: int) -> str:
     return linecache.getline(filename, lineno) if lineno else ""
 

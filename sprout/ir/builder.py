@@ -64,7 +64,7 @@ class Tracer(Tensor):
         raise self._no_value("using a tensor as a Python bool")
 
     def asnumpy(self):
-        raise self._no_value("Tensor.asnumpy()")
+        raise self._no_attribute("Tensor.asnumpy()")
 
     numpy = asnumpy
 
@@ -72,7 +72,12 @@ class Tracer(Tensor):
         raise self._no_value("Tensor.item()")
 
     def tolist(self):
-        raise self._no_value("Tensor.tolist()")
+        raise self._no_attribute("Tensor.tolist()")
+
+    def _no_attribute(self, what: str) -> Exception:
+        exc = self._no_value(what)
+        exc.graph_attribute = True  # reported as MindSpore's AttributeError when the refusal stands (STRICT)
+        return exc
 
     def __array__(self, dtype=None, copy=None):
         raise self._no_value("converting a tensor to a NumPy array")

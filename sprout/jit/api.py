@@ -195,7 +195,8 @@ class JitFunction:
         jit_config, else the context's (``jit_level``, then ``jit_config``, then O1; ``jit_syntax_level``)."""
         cfg = (getattr(instance, "jit_config_dict", None) or {}) if self.cell_config else {}
         level = self.opts["jit_level"] or cfg.get("jit_level") or _pipeline.default_level()
-        syntax = self.opts["syntax_level"] or cfg.get("jit_syntax_level") or context._flags["jit_syntax_level"]
+        syntax = (self.opts["syntax_level"] if self.opts["fullgraph"] else None) or context.syntax_level_override() \
+            or self.opts["syntax_level"] or cfg.get("jit_syntax_level") or context._flags["jit_syntax_level"]
         return Flags(self.opts["capture_mode"], level, syntax, self.opts["dynamic"], dispatch.current_policy())
 
     @property
@@ -263,7 +264,10 @@ class JitFunction:
         except (JitSyntaxError, RecursionError) as exc:
             ex = _host.fallback(self, exc)  # LAX: what a graph cannot express runs as host segments
             if ex is None:
-                raise
+                reported = _host.standing(exc)
+                if reported is exc:
+                    raise
+                raise reported from None
             log = logger.warning if context.get_context("jit_log") else logger.info
             log("sprout.jit: %s (%s) runs with host segments: %s", self.fn.__qualname__, self.where, ex.record.reason)
             return ex

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.errors import JitSyntaxError
+from ..core.errors import JitAttributeError, JitSyntaxError
 from ..ir.graph import Graph
 
 
@@ -126,6 +126,14 @@ class HostFastEntry:
             self.run = lambda args: bc(*args)
         else:  # the bound instance, held weakly (the fast table must not keep it alive)
             self.run = lambda args: bc(iref.ref(), *args)
+
+
+def standing(exc: BaseException) -> BaseException:
+    """The error a refusal that stands (STRICT/COMPATIBLE, or no host fallback) is reported as: a tensor attribute
+    graph mode lacks (``asnumpy``/``tolist``) is MindSpore's AttributeError, with the same located message."""
+    if not getattr(exc, "graph_attribute", False) or not isinstance(exc, JitSyntaxError):
+        return exc
+    return JitAttributeError(exc.message, exc.loc, exc.hint)
 
 
 def fallback(jf, exc: BaseException) -> HostExecutable | None:

@@ -232,16 +232,37 @@ def test_context_syntax_level_and_jit_config_precedence():
         assert ms.jit(f)(x) == 4.0  # LAX (the default): a host segment
         ms.set_context(jit_syntax_level=ms.STRICT)
         assert ms.get_context("jit_syntax_level") == "STRICT"
-        with pytest.raises(errors.JitValueError, match="asnumpy"):
+        with pytest.raises(AttributeError, match="asnumpy") as info:  # MindSpore's type, located
             ms.jit(f)(x)
+        assert isinstance(info.value, errors.JitAttributeError) and info.value.loc.lineno > 0
         assert ms.jit(f, jit_config=ms.JitConfig(jit_syntax_level="LAX"))(x) == 4.0
         ms.set_context(jit_syntax_level="COMPATIBLE")  # COMPATIBLE has no runtime fallback either
-        with pytest.raises(errors.JitValueError):
+        with pytest.raises(errors.JitAttributeError):
             ms.jit(f)(x)
         with pytest.raises(ValueError, match="jit_syntax_level"):
             ms.set_context(jit_syntax_level="LOOSE")
     finally:
         ms.set_context(jit_syntax_level=ms.LAX)
+
+
+def test_environment_syntax_level_beats_jit_config_and_context(monkeypatch):
+    """``MS_DEV_JIT_SYNTAX_LEVEL`` (0 STRICT, 1 COMPATIBLE, 2 LAX) has the highest priority, as in MindSpore."""
+    def f(x):
+        return x * float(x.sum())
+
+    x = ms.Tensor(np.array([1.0, 2.0], np.float32))
+    monkeypatch.setenv("MS_DEV_JIT_SYNTAX_LEVEL", "0")
+    with pytest.raises(errors.JitValueError, match="float"):
+        ms.jit(f, jit_config=ms.JitConfig(jit_syntax_level="LAX"))(x)
+    monkeypatch.setenv("MS_DEV_JIT_SYNTAX_LEVEL", "2")
+    ms.set_context(jit_syntax_level=ms.STRICT)
+    try:
+        np.testing.assert_allclose(ms.jit(f, jit_config=ms.JitConfig(jit_syntax_level="STRICT"))(x).asnumpy(), [3, 6])
+    finally:
+        ms.set_context(jit_syntax_level=ms.LAX)
+    monkeypatch.setenv("MS_DEV_JIT_SYNTAX_LEVEL", "7")
+    with pytest.raises(ValueError, match="MS_DEV_JIT_SYNTAX_LEVEL"):
+        ms.jit(f)(x)
 
 
 def test_mutable_scalars_meet_tensors_as_python_scalars():
