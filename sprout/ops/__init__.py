@@ -14,3 +14,12 @@ from ..autodiff.api import GradOperation, grad, value_and_grad, vjp  # noqa: F40
 from ..autodiff.api import derivative, get_grad, jacfwd, jacrev, jet, jvp, linearize, vmap  # noqa: F401
 from . import primitive  # noqa: F401  (ops.primitive.constexpr ...)
 from .primitive import PrimitiveWithCheck, PrimitiveWithInfer, constexpr, prim_attr_register  # noqa: F401
+from . import functional as _functional
+
+# MindSpore's ops.functional (`from mindspore.ops import functional as F; F.grad(...)`) also carries the
+# function transforms and a few names kept beside it; ops/functional.py sits below autodiff and cannot
+# import them, so the package hands them over once both are loaded.
+for _name in ("grad", "value_and_grad", "vjp", "jvp", "jacfwd", "jacrev", "jet", "derivative", "get_grad",
+              "linearize", "vmap", "range", "slice"):
+    setattr(_functional, _name, globals()[_name])
+del _name
