@@ -17,9 +17,9 @@ from .primitive import PrimitiveWithCheck, PrimitiveWithInfer, constexpr, prim_a
 from . import functional as _functional
 
 # MindSpore's ops.functional (`from mindspore.ops import functional as F; F.grad(...)`) also carries the
-# function transforms and a few names kept beside it; ops/functional.py sits below autodiff and cannot
-# import them, so the package hands them over once both are loaded.
+# function transforms; ops/functional.py sits below autodiff and cannot import them, so the package hands
+# them over once both are loaded. (Not `range`/`slice`: they would shadow the builtins functional.py uses.)
 for _name in ("grad", "value_and_grad", "vjp", "jvp", "jacfwd", "jacrev", "jet", "derivative", "get_grad",
-              "linearize", "vmap", "range", "slice"):
+              "linearize", "vmap"):
     setattr(_functional, _name, globals()[_name])
 del _name
