@@ -145,7 +145,10 @@ def softplus(input, beta=1, threshold=20):  # noqa: A002
     """log(1 + exp(beta x)) / beta, and x itself where beta x > threshold."""
     x = _float_input(input, "softplus")
     bx = F.mul(x, beta) if beta != 1 else x
-    stable = F.add(F.log1p(F.exp(F.neg(F.abs(bx)))), F.relu(bx))  # no overflow for large |bx|
+    # relu(bx) + log1p(exp(-|bx|)): no overflow for large |bx|. Both pieces are split at bx >= 0 with `where`
+    # (not relu/abs, whose gradient at 0 is 0) so the derivative at 0 is sigmoid(0) = 0.5, as everywhere else.
+    nonneg = F.greater_equal(bx, 0)
+    stable = F.add(F.log1p(F.exp(F.where(nonneg, F.neg(bx), bx))), F.where(nonneg, bx, F.zeros_like(bx)))
     soft = F.div(stable, beta) if beta != 1 else stable
     return F.where(F.greater(bx, threshold), x, soft)
 

@@ -67,7 +67,6 @@ def test_binary_cross_entropy():
     check("bce_mean", nn.BCELoss()(Tensor(1 / (1 + np.exp(-LOGITS))), tg))
 
 
-@pytest.mark.xfail(strict=False, reason="ops.softplus has gradient 0 at x == 0 (should be 0.5); owned by sprout.ops")
 def test_binary_cross_entropy_gradient():
     check("bcel_grad", ops.grad(nn.BCEWithLogitsLoss(pos_weight=POS_W))(Tensor(LOGITS), Tensor(TARGET)))
 
