@@ -148,7 +148,7 @@ def softplus(input, beta=1, threshold=20):  # noqa: A002
     # relu(bx) + log1p(exp(-|bx|)): no overflow for large |bx|. Both pieces are split at bx >= 0 with `where`
     # (not relu/abs, whose gradient at 0 is 0) so the derivative at 0 is sigmoid(0) = 0.5, as everywhere else.
     nonneg = F.greater_equal(bx, 0)
-    stable = F.add(F.log1p(F.exp(F.where(nonneg, F.neg(bx), bx))), F.where(nonneg, bx, F.zeros_like(bx)))
+    stable = F.add(F.log1p(F.exp(F.where(nonneg, F.neg(bx), bx))), F.where(nonneg, bx, 0.0))
     soft = F.div(stable, beta) if beta != 1 else stable
     return F.where(F.greater(bx, threshold), x, soft)
 
