@@ -21,6 +21,7 @@ import time
 import numpy as np
 from PIL import Image, ImageDraw
 
+from example_utils import train_epochs
 import sprout as ms                              # import mindspore as ms
 import sprout.dataset as ds                      # import mindspore.dataset as ds
 import sprout.dataset.transforms as transforms   # import mindspore.dataset.transforms as transforms
@@ -124,12 +125,7 @@ def run(name: str, epochs: int, train_data, test_data, num_classes: int):
             return loss
 
         step = ms.jit(train_step) if name == "jit" else train_step
-    times = []
-    for epoch in range(1, epochs + 1):
-        start = time.perf_counter()
-        losses = [float(step(x, y).asnumpy()) for x, y in train_data.create_tuple_iterator()]
-        times.append(time.perf_counter() - start)
-        print(f"[{name}] epoch {epoch}: loss {np.mean(losses):.4f} ({times[-1] * 1000:.0f} ms)")
+    times = train_epochs(step, train_data, epochs, name)
     accuracy = evaluate(net, test_data)
     print(f"[{name}] test accuracy: {accuracy:.3f}")
     ms.set_context(mode=ms.PYNATIVE_MODE)

@@ -12,11 +12,11 @@ test accuracy 0.917 eager and jit; --small (3 x 30 images, 6 epochs) reaches 0.6
 """
 import argparse
 import os
-import time
 
 import numpy as np
 from image_folder_cnn import SmallCNN, evaluate, make_folder
 
+from example_utils import train_epochs
 import sprout as ms                              # import mindspore as ms
 import sprout.dataset as ds                      # import mindspore.dataset as ds
 import sprout.dataset.vision as vision           # import mindspore.dataset.vision as vision
@@ -87,12 +87,7 @@ def run(use_jit, epochs, train_data, test_data):
 
     step = ms.jit(train_step) if use_jit else train_step
     name = "jit" if use_jit else "eager"
-    times = []
-    for epoch in range(1, epochs + 1):
-        start = time.perf_counter()
-        losses = [float(step(x, y).asnumpy()) for x, y in train_data.create_tuple_iterator()]
-        times.append(time.perf_counter() - start)
-        print(f"[{name}] epoch {epoch}: loss {np.mean(losses):.4f} ({times[-1] * 1000:.0f} ms)")
+    times = train_epochs(step, train_data, epochs, name)
     accuracy = evaluate(net, test_data)
     print(f"[{name}] test accuracy: {accuracy:.3f}")
     return accuracy, times

@@ -17,15 +17,15 @@ test accuracy 0.983 in both modes (identical numbers). ``--small`` (6 epochs on 
 images) reaches 0.936. Times are in docs/examples.md.
 """
 import argparse
-import time
 
 import numpy as np
 from sklearn.datasets import load_digits
 
+from example_utils import EpochTimer, report_speed
 import sprout as ms                     # import mindspore as ms
 import sprout.dataset as ds             # import mindspore.dataset as ds
 from sprout import nn                   # from mindspore import nn
-from sprout.train import (Accuracy, Callback, EarlyStopping, History, LearningRateScheduler,  # from mindspore.train
+from sprout.train import (Accuracy, EarlyStopping, History, LearningRateScheduler,  # from mindspore.train
                           Loss, LossMonitor, Model)
 
 
@@ -41,20 +41,6 @@ class MLP(nn.Cell):
         x = self.relu(self.fc1(x))
         x = self.relu(self.fc2(x))
         return self.fc3(x)
-
-
-class EpochTimer(Callback):
-    """Records the wall-clock and CPU time of every epoch (in fit: training plus the validation pass)."""
-
-    def __init__(self):
-        super().__init__()
-        self.times = []
-
-    def on_train_epoch_begin(self, run_context):
-        self._start = (time.perf_counter(), time.process_time())
-
-    def on_train_epoch_end(self, run_context):
-        self.times.append((time.perf_counter() - self._start[0], time.process_time() - self._start[1]))
 
 
 def load_data(n_train=None, seed=0):
@@ -112,20 +98,6 @@ def run(mode, args, train, test):
     print(f"[{name}] predict on 8 test images: {logits.argmax(1).asnumpy().tolist()} "
           f"(labels {test[1][:8].tolist()})")
     return result["accuracy"], timer.times
-
-
-def report_speed(first, t_first, second, t_second, faster, slower):
-    """Print the first epoch (it includes compilation) and the median of the others, wall clock and CPU time."""
-    t1, t2 = np.array(t_first), np.array(t_second)  # one row per epoch: (wall seconds, CPU seconds)
-    m1 = np.median(t1[1:] if len(t1) > 1 else t1, axis=0)
-    m2 = np.median(t2[1:] if len(t2) > 1 else t2, axis=0)
-    print(f"first epoch: {first} {t1[0, 0] * 1e3:.1f} ms, {second} {t2[0, 0] * 1e3:.1f} ms (includes compilation)")
-    print(f"median epoch: {first} {m1[0] * 1e3:.1f} ms, {second} {m2[0] * 1e3:.1f} ms "
-          f"-> {faster} is {m1[0] / m2[0]:.2f}x {slower}")
-    # CPU time of this process: less disturbed by other programs on a busy machine
-    print(f"median epoch CPU time: {first} {m1[1] * 1e3:.1f} ms, {second} {m2[1] * 1e3:.1f} ms "
-          f"-> {faster} is {m1[1] / m2[1]:.2f}x {slower}")
-    return m1, m2
 
 
 def main(argv=None):

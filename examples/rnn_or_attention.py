@@ -24,6 +24,7 @@ import time
 import numpy as np
 from sklearn.datasets import load_digits
 
+from example_utils import report_speed
 import sprout as ms                     # import mindspore as ms
 import sprout.dataset as ds             # import mindspore.dataset as ds
 from sprout import nn, ops              # from mindspore import nn, ops
@@ -128,20 +129,6 @@ def run(use_jit, args, train, test):
     acc = float((pred == test[1]).mean())
     print(f"[{name}] test accuracy: {acc:.4f}")
     return acc, times
-
-
-def report_speed(first, t_first, second, t_second, faster, slower):
-    """Print the first epoch (it includes compilation) and the median of the others, wall clock and CPU time."""
-    t1, t2 = np.array(t_first), np.array(t_second)  # one row per epoch: (wall seconds, CPU seconds)
-    m1 = np.median(t1[1:] if len(t1) > 1 else t1, axis=0)
-    m2 = np.median(t2[1:] if len(t2) > 1 else t2, axis=0)
-    print(f"first epoch: {first} {t1[0, 0] * 1e3:.1f} ms, {second} {t2[0, 0] * 1e3:.1f} ms (includes compilation)")
-    print(f"median epoch: {first} {m1[0] * 1e3:.1f} ms, {second} {m2[0] * 1e3:.1f} ms "
-          f"-> {faster} is {m1[0] / m2[0]:.2f}x {slower}")
-    # CPU time of this process: less disturbed by other programs on a busy machine
-    print(f"median epoch CPU time: {first} {m1[1] * 1e3:.1f} ms, {second} {m2[1] * 1e3:.1f} ms "
-          f"-> {faster} is {m1[1] / m2[1]:.2f}x {slower}")
-    return m1, m2
 
 
 def main(argv=None):

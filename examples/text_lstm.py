@@ -10,10 +10,10 @@ Measured (python examples/text_lstm.py: 600 training and 150 test sentences, 6 e
 test accuracy 1.000 eager and jit; --small (240 sentences, 4 epochs) reaches 0.967.
 """
 import argparse
-import time
 
 import numpy as np
 
+from example_utils import train_epochs
 import sprout as ms                              # import mindspore as ms
 import sprout.dataset as ds                      # import mindspore.dataset as ds
 import sprout.dataset.text as text               # import mindspore.dataset.text as text
@@ -93,12 +93,7 @@ def run(use_jit, epochs, train_data, test_data, vocab_size):
 
     step = ms.jit(train_step) if use_jit else train_step
     name = "jit" if use_jit else "eager"
-    times = []
-    for epoch in range(1, epochs + 1):
-        start = time.perf_counter()
-        losses = [float(step(x, y).asnumpy()) for x, y in train_data.create_tuple_iterator()]
-        times.append(time.perf_counter() - start)
-        print(f"[{name}] epoch {epoch}: loss {np.mean(losses):.4f} ({times[-1] * 1000:.0f} ms)")
+    times = train_epochs(step, train_data, epochs, name)
     accuracy = evaluate(net, test_data)
     print(f"[{name}] test accuracy: {accuracy:.3f}")
     return accuracy, times
