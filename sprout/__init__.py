@@ -1,4 +1,12 @@
 """sprout: MindSpore's programming model (PyNative, graph mode, @jit) in pure Python on NumPy."""
+import sys as _sys
+
+from ._launch import launcher_process as _launcher_process
+
+if _launcher_process(_sys.argv, getattr(_sys, "orig_argv", ())):  # msrun needs only the standard library
+    from .msrun import main as _msrun_main
+
+    raise SystemExit(_msrun_main(_sys.argv[1:]))
 from . import dtype  # noqa: F401
 from .dtype import (bool_, uint8, uint16, uint32, uint64, int8, int16, int32, int64, float16,  # noqa: F401
                     float32, float64, half, single, double, dtype_to_nptype, pytype_to_dtype)

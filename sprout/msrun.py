@@ -18,6 +18,8 @@ import sys
 import threading
 import time
 
+# the rank's command with its stdout and stderr appended to its own log file
+_TO_LOG = 'exec "$@" >>"$SPROUT_WORKER_LOG" 2>&1'
 _THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS")
 
 
@@ -143,8 +145,12 @@ def build_command(args, log_dir: str) -> tuple[list, dict]:
     for var in _THREAD_VARS:  # D4: two ranks with two BLAS threads each on two cores ran 26x slower
         env[var] = os.environ.get(var, threads)
     stem = os.path.join(log_dir, _log_stem(args))
-    cmd = ["mpiexec", "-print-all-exitcodes", "-outfile-pattern", f"{stem}_%r.log",
-           "-errfile-pattern", f"{stem}_%r.log"]
+    # one node: each rank writes its log file itself (nothing of a failing rank's last words can be lost in
+    # hydra's forwarding when the job is torn down); over several nodes hydra forwards every rank's output here
+    direct = local == n and not args.hostfile
+    cmd = ["mpiexec", "-print-all-exitcodes"]
+    if not direct:
+        cmd += ["-outfile-pattern", f"{stem}_%r.log", "-errfile-pattern", f"{stem}_%r.log"]
     if args.hostfile:
         cmd += ["-f", args.hostfile, "-ppn", str(local)]
     elif local < n:
@@ -163,6 +169,8 @@ def build_command(args, log_dir: str) -> tuple[list, dict]:
         local_rank = r % local
         cmd += ["-n", "1", "-env", "RANK_ID", str(r), "-env", "DEVICE_ID", str(local_rank), "-env", "MS_NODE_ID",
                 str(r), "-env", "LOCAL_RANK", str(local_rank)]
+        if direct:
+            cmd += ["-env", "SPROUT_WORKER_LOG", f"{stem}_{r}.log", "sh", "-c", _TO_LOG, "sh"]
         if isinstance(args.bind_core, dict):
             cores = args.bind_core.get(f"device{local_rank}")
             if cores is None:
@@ -237,6 +245,9 @@ def _aborts(log_paths: list) -> list:
             continue
         for code, rank in re.findall(r"Abort\((\d+)\) on node \d+ \(rank (\d+) in comm 0\)", text):
             found.append((int(rank), int(code)))
+        # sprout's excepthook says so before it calls MPI_Abort(1) (the line MPICH prints may come after the kill)
+        found.extend((int(rank), 1) for rank in re.findall(r"^\[rank (\d+)\] uncaught \w+: ending the whole job",
+                                                           text, re.M))
     return sorted(set(found))
 
 

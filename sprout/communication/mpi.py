@@ -271,6 +271,8 @@ def _join(st: CommState, launch: dict) -> None:
     world = MPIBackend(comm, tuple(range(size)))
     st.rank, st.size = rank, size
     st.local_rank, st.local_size = world.local_rank_size()
+    from .blas import cap_for_local_ranks
+    cap_for_local_ranks(os.environ, st.local_size)  # plain mpiexec: the launcher did not cap the BLAS threads
     st.groups[MCCL_WORLD_COMM_GROUP] = Group(MCCL_WORLD_COMM_GROUP, tuple(range(size)), world)
     st.kind = "mpi"
     st.extra["launch"] = launch["kind"]

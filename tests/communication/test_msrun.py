@@ -29,11 +29,12 @@ def test_command_gives_each_rank_msruns_environment(tmp_path, monkeypatch):
     monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
     cmd, env = msrun.build_command(_args("--worker_num", "2", "--local_worker_num", "2", "--bind_core", "True",
                                          "train.py", "x"), str(tmp_path))
-    assert cmd[:6] == ["mpiexec", "-print-all-exitcodes", "-outfile-pattern", f"{tmp_path}/worker_%r.log",
-                       "-errfile-pattern", f"{tmp_path}/worker_%r.log"]
+    assert cmd[:2] == ["mpiexec", "-print-all-exitcodes"] and "-outfile-pattern" not in cmd
     assert "-bind-to" in cmd
     sections = " ".join(cmd).split(" : ")
     assert "-env RANK_ID 1 -env DEVICE_ID 1" in sections[1]
+    # one node: each rank appends its own output to its log file (no forwarding through hydra)
+    assert f"-env SPROUT_WORKER_LOG {tmp_path}/worker_1.log sh -c {msrun._TO_LOG} sh" in sections[1]
     assert sections[1].endswith(f"{sys.executable} -m sprout.run train.py x")
     assert env["RANK_SIZE"] == env["MS_WORKER_NUM"] == "2" and env["MS_ROLE"] == "MS_WORKER"
     assert env["OPENBLAS_NUM_THREADS"] == str(max(1, msrun._cores() // 2))
@@ -43,6 +44,7 @@ def test_command_gives_each_rank_msruns_environment(tmp_path, monkeypatch):
     cmd, _ = msrun.build_command(_args("--worker_num", "4", "--local_worker_num", "2", "--node_rank", "0",
                                        "t.py"), str(tmp_path))
     assert ["-launcher", "manual"] == cmd[cmd.index("-launcher"):cmd.index("-launcher") + 2]
+    assert cmd[2:4] == ["-outfile-pattern", f"{tmp_path}/worker_%r.log"]  # several nodes: hydra forwards the logs
 
 
 @pytest.mark.parametrize("argv,text", [
@@ -62,6 +64,14 @@ def test_exit_code_parsing():
     assert msrun._exit_codes("nothing", 2) is None
     assert msrun._summary([0, 3], [], 3) == "rank 1: exited 3"
     assert msrun._summary(None, [(1, 1)], 1) == "rank 1: ended the job (MPI_Abort 1)"
+
+
+def test_aborting_ranks_are_read_from_their_logs(tmp_path):
+    logs = [tmp_path / "worker_0.log", tmp_path / "worker_1.log", tmp_path / "worker_2.log"]
+    logs[0].write_text("training\n")
+    logs[1].write_text("[rank 1] ValueError: boom\n[rank 1] uncaught ValueError: ending the whole job (MPI_Abort)\n")
+    logs[2].write_text("Abort(3) on node 2 (rank 2 in comm 0): application called MPI_Abort(MPI_COMM_WORLD, 3)\n")
+    assert msrun._aborts([str(p) for p in logs] + [str(tmp_path / "missing.log")]) == [(1, 1), (2, 3)]
 
 
 def test_console_script_is_declared():
