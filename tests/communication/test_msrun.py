@@ -93,3 +93,15 @@ def test_join_false_returns_before_the_job_ends(tmp_path):
     while "finished 1" not in log.read_text() and time.monotonic() < deadline:
         time.sleep(0.2)
     assert "finished 1" in log.read_text()
+
+
+def test_the_launcher_process_does_not_import_sprout():
+    from sprout._launch import launcher_process
+
+    assert launcher_process(["-m", "--worker_num", "2"], ["python", "-X", "importtime", "-m", "sprout.msrun", "t.py"])
+    assert not launcher_process(["-m", "t.py"], ["python", "-m", "sprout.run", "t.py"])
+    assert launcher_process(["/venv/bin/sprout-msrun", "t.py"], ["python", "/venv/bin/sprout-msrun", "t.py"])
+    assert not launcher_process(["train.py"], ["python", "train.py"])
+    res = run_job([sys.executable, "-X", "importtime", "-m", "sprout.msrun", "--help"], 60)
+    assert res.returncode == 0 and "--worker_num" in res.stdout
+    assert "sprout.msrun" in res.stderr and "sprout.ops" not in res.stderr and "numpy" not in res.stderr
