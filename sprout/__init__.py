@@ -46,6 +46,24 @@ from . import onnx  # noqa: F401
 from . import log  # noqa: F401
 from . import debug  # noqa: F401
 from .profiler import Profiler  # noqa: F401
+from .common.tensor_api import tensor, from_numpy, from_dlpack, to_dlpack  # noqa: F401
+from .dtype import (int_, float_, uint, number, string, list_, tuple_, type_none, tensor_type,  # noqa: F401,A004
+                    TensorType, Type, long, short, byte, ubyte, ushort, intc, intp, uintc, uintp,
+                    dtype_to_pytype, get_py_obj_dtype)
+from .dtype_kinds import BUILTIN_NAMED as _BUILTIN_NAMED
+from .ops import constexpr, is_tensor, vmap, jvp, jacfwd, jacrev, get_grad  # noqa: F401
+from .amp import build_train_network  # noqa: F401
+from .runtime import synchronize, empty_cache, launch_blocking, dispatch_threads_num, set_memory  # noqa: F401
+from .log import get_level, get_log_config  # noqa: F401
+from .train import (BleuScore, ConfusionMatrix, ConfusionMatrixMetric, CosineSimilarity, Dice, F1,  # noqa: F401
+                    Fbeta, HausdorffDistance, MeanSurfaceDistance, OcclusionSensitivity, Perplexity, Precision, ROC,
+                    Recall, RootMeanSquareDistance, auc, rearrange_inputs)
+from .jit.inline import lazy_inline, no_inline  # noqa: F401
+from .nn.recompute import recompute  # noqa: F401
+from .train.ckpt_convert import ckpt_to_safetensors, safetensors_to_ckpt  # noqa: F401
+from .train.dataset_helper import DatasetHelper, connect_network_with_dataset, data_sink  # noqa: F401
+from .mindrecord import (FileWriter, FileReader, Cifar10ToMR, Cifar100ToMR, CsvToMR, ImageNetToMR,  # noqa: F401
+                         MnistToMR, SUCCESS, FAILED)
 
 __version__ = "0.1.0"
 
@@ -53,6 +71,8 @@ _LAZY_SUBMODULES = ("numpy", "mint", "experimental")  # ms.numpy / ms.mint / ms.
 
 
 def __getattr__(name):
+    if name in _BUILTIN_NAMED:  # ms.int / ms.float / ms.bool (never globals here: they would shadow the builtins)
+        return _BUILTIN_NAMED[name]
     if name in _LAZY_SUBMODULES:
         import importlib
 

@@ -134,3 +134,13 @@ def scalar_dtype(value) -> Type:
     if isinstance(value, int):
         return int64
     return float32
+from .dtype_kinds import (TypeKind, TensorType, number, string, list_, tuple_, type_none, tensor_type,  # noqa: E402,F401
+                          long, short, byte, ubyte, ushort, intc, intp, uintc, uintp, dtype_to_pytype,
+                          get_py_obj_dtype, BUILTIN_NAMED as _BUILTIN_NAMED)
+
+
+def __getattr__(name: str):
+    # mstype.int / mstype.float / mstype.bool: attributes only, never globals here (they would shadow the builtins)
+    if name in _BUILTIN_NAMED:
+        return _BUILTIN_NAMED[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -16,3 +16,5 @@ from .loss_scale_manager import LossScaleManager, FixedLossScaleManager, Dynamic
 from .model import Model  # noqa: F401
 from .callback import SummaryCollector  # noqa: F401
 from .summary import SummaryRecord  # noqa: F401
+from .ckpt_convert import ckpt_to_safetensors, safetensors_to_ckpt  # noqa: F401
+from .dataset_helper import DatasetHelper, connect_network_with_dataset, data_sink  # noqa: F401
