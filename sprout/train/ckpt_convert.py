@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import os
 import re
-from concurrent.futures import ProcessPoolExecutor
-
 from .serialization import load_checkpoint, save_checkpoint
 
 _SUFFIX = {"ckpt": ".ckpt", "safetensors": ".safetensors"}
@@ -67,6 +65,8 @@ def _convert(api, file_path, save_path, name_map, file_name_regex, processes_num
         base = os.path.basename(file_path)[: -len(suffix)] + _SUFFIX[dst_format]
         tasks = [(file_path, os.path.join(dst_dir, base), name_map, src_format, dst_format)]
     if processes_num > 1 and len(tasks) > 1:
+        from concurrent.futures import ProcessPoolExecutor  # only here: multiprocessing costs import time
+
         with ProcessPoolExecutor(max_workers=processes_num) as pool:
             return list(pool.map(_convert_one, tasks))
     return [_convert_one(t) for t in tasks]
