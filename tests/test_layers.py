@@ -6,7 +6,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1] / "sprout"
 
 # package (first component under sprout/) -> layer; anything not listed (nn, train, debug, dataset, ...) is top
-LAYERS = {"core": 0, "dtype": 0, "context": 0, "_seed": 0,
+LAYERS = {"core": 0, "dtype": 0, "dtype_kinds": 0, "context": 0, "_seed": 0,
           "ops": 1, "ir": 1, "communication": 1,  # the collectives' run time sits beside the op kernels
           "autodiff": 2, "passes": 2, "backend": 2,
           "capture": 3,
