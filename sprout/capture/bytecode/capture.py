@@ -20,6 +20,7 @@ from .executor import UNBOUND, Frame, Handlers, Return
 from .guards import SymIter, path_key
 
 SCALARS = (int, float, bool, str, bytes, complex, type(None), type(Ellipsis), range, slice)
+_PLAIN = (Tensor, Tracer, tuple, list, dict) + SCALARS  # results the exit recipes rebuild by themselves
 OPAQUE = (np.ndarray, np.generic, BaseException, types.TracebackType, types.GeneratorType)
 HOST_METHODS = {"asnumpy", "numpy", "item", "tolist", "__array__", "__bool__", "__int__", "__float__",
                 "__index__", "__repr__", "__str__", "__format__", "assign_value", "set_data", "set_dtype"}
@@ -77,6 +78,7 @@ class Capture(Handlers):
         self.param_of: dict[int, Parameter] = {}       # id(Parameter tracer) -> the Parameter it reads
         self.keep: list = []                           # keeps ids stable
         self.fresh_ids: set = set()
+        self.remakes: dict[int, tuple] = {}            # id(object sprout code made from graph values) -> the call
         self.opaque: set = set()
         self.log: list = []                            # (object, saved state) before in-place changes
         self.depth = 0
@@ -395,6 +397,26 @@ class Capture(Handlers):
             return args, kwargs
         return self._unparam(list(args)), {k: self._unparam(v) for k, v in kwargs.items()}
 
+    def _call_sprout(self, fn, args, kwargs):
+        """Call sprout code for real. An object it makes from values of this graph (``ops.grad(lambda a: a * y)``
+        holds the lambda whose cell holds ``y``'s tracer) is only valid while the graph is built: the exit
+        makes it again by the same call on the exit's values (``remakes``; the ``("CALL", ...)`` recipe)."""
+        args, kwargs = self._real(args, kwargs)
+        out = fn(*args, **kwargs)
+        if not isinstance(out, _PLAIN) and any(map(self._holds_graph_values, (fn, *args, *kwargs.values()))):
+            self.remakes[id(out)] = (fn, list(args), dict(kwargs))
+            self.keep.append(out)
+        return out
+
+    def _holds_graph_values(self, v) -> bool:
+        if isinstance(v, Tracer) or id(v) in self.fresh_ids or id(v) in self.remakes:
+            return True
+        if v.__class__ in (list, tuple):
+            return any(map(self._holds_graph_values, v))
+        if v.__class__ is dict:
+            return any(map(self._holds_graph_values, v.values()))
+        return False
+
     def _unparam(self, v):
         if isinstance(v, Tracer):
             return self.param_of.get(id(v), v)
@@ -428,8 +450,7 @@ class Capture(Handlers):
             return self._call_builtin(fn, self_obj, name, args, kwargs)
         if isinstance(fn, types.FunctionType):
             if _is_sprout(fn):
-                args, kwargs = self._real(args, kwargs)
-                return fn(*args, **kwargs)
+                return self._call_sprout(fn, args, kwargs)
             if _is_library_code(fn.__code__):
                 raise Break(f"calls {_module_of(fn)}.{name}() (library code runs as Python)")
             return self.inline(fn, args, kwargs)
@@ -439,13 +460,11 @@ class Capture(Handlers):
                     not _is_library_code(func.__code__):
                 return self.inline(func, [self_obj] + list(args), kwargs)
             if _is_sprout(func):
-                args, kwargs = self._real(args, kwargs)
-                return fn(*args, **kwargs)
+                return self._call_sprout(fn, args, kwargs)
             raise Break(f"calls the method {name}()")
         cls = type(fn)
         if _is_sprout(cls):
-            args, kwargs = self._real(args, kwargs)
-            return fn(*args, **kwargs)
+            return self._call_sprout(fn, args, kwargs)
         construct = getattr(cls, "construct", None)
         if _is_cell(fn) and getattr(fn, "_has_bprop", False):  # Cell.__call__ records its custom bprop
             args, kwargs = self._real(args, kwargs)
@@ -465,8 +484,7 @@ class Capture(Handlers):
             out = cls(*args, **kwargs)
             return self.fresh(out) if cls in (list, dict, set) else out
         if _is_sprout(cls) and not _module_of(cls).startswith("sprout.nn"):
-            args, kwargs = self._real(args, kwargs)
-            return cls(*args, **kwargs)
+            return self._call_sprout(cls, args, kwargs)
         raise Break(f"creates a {cls.__name__} object (runs as Python)")
 
     def _call_builtin(self, fn, self_obj, name, args, kwargs):

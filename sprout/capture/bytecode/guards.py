@@ -300,6 +300,7 @@ def fast_part(guards: list, inputs: list, ret_r: tuple, arity: int, graph_fn, n_
 #   ("GA", r, name) bound method   ("IT", r_items, pos) iterator  ("CELL", r) fresh cell
 #   ("MT", function, r) a method bound again (the function is not its class's attribute of that name)
 #   ("FN", code, globals, name, r_defaults, [r_cells], r_kwdefaults) a function made by MAKE_FUNCTION
+#   ("CALL", r_fn, [r_args], [(name, r)]) an object sprout code made from graph values, made again by the call
 def method_recipe(v, recipe) -> tuple:
     """A bound method: read again by name, or, for a function installed under another name (Tensor.cumsum is
     ``_cumsum``), bound again to its rebuilt object."""
@@ -357,6 +358,9 @@ def _expr(gen: _Gen, r: tuple, temps: dict) -> str:
             gen.lines.append(f"    {name} = {rhs}")
             gen.lines.append(f"    {name}.__kwdefaults__ = {_expr(gen, kwdefaults, temps)}")
             return name
+    elif kind == "CALL":
+        args = [_expr(gen, x, temps) for x in r[2]] + [f"{k}={_expr(gen, x, temps)}" for k, x in r[3]]
+        rhs = f"{_expr(gen, r[1], temps)}({', '.join(args)})"
     else:
         raise ValueError(f"unknown recipe {r!r}")
     gen.lines.append(f"    {name} = {rhs}")

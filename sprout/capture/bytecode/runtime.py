@@ -145,7 +145,7 @@ def _build_entry(cap: Capture, kind: str, payload) -> Entry:
     outs: list = []
     out_index: dict = {}
     memo: dict = {}
-    conv, fresh = cap.conv_src, cap.fresh_ids
+    conv, fresh, remakes = cap.conv_src, cap.fresh_ids, cap.remakes
 
     def recipe(v):
         if v is UNBOUND:
@@ -189,6 +189,9 @@ def _build_entry(cap: Capture, kind: str, payload) -> Entry:
                 r = ("CELL", recipe(v.cell_contents))
             except ValueError:  # an empty cell; the id keeps the recipe a new tuple (a constant ("CELL", None)
                 r = ("CELL", None, i)  # is one object, and the exit makes one temp per recipe object)
+        elif i in remakes:  # made by sprout code from this graph's values: the exit makes it again
+            fn, args, kwargs = remakes[i]
+            r = ("CALL", recipe(fn), [recipe(x) for x in args], [(k, recipe(x)) for k, x in kwargs.items()])
         elif isinstance(v, types.FunctionType) and i in fresh:
             r = ("FN", v.__code__, v.__globals__, v.__name__,
                  recipe(v.__defaults__) if v.__defaults__ is not None else None,
