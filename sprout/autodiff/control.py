@@ -189,8 +189,10 @@ def _call_residual_vjp(args: tuple, attrs: dict):
 
 
 def _custom_call_vjp(args: tuple, attrs: dict):
-    primal = tuple(bind(GRAPH_CALL, args, {"graph": attrs["graph"]}))
+    # the call keeps its bprop: a gradient of the graph built here (a higher order, or the forward a split
+    # differentiates again) must use it too, never construct's own derivative
     bprop = attrs["bprop"]
+    primal = tuple(bind(GRAPH_CALL, args, {"graph": attrs["graph"], "bprop": bprop}))
 
     def vjp(read, _out, dout):
         douts = _as_list(dout, len(primal))
