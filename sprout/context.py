@@ -314,6 +314,7 @@ _AUTO_PARALLEL_DEFAULTS: dict[str, tuple] = {
                      "reducescatter": {"mode": "auto", "config": None}}, dict),
     "enable_alltoall": (False, bool), "force_fp32_communication": (False, bool), "grad_accumulation_step": (1, int),
     "sharding_propagation": (False, bool), "optimizer_weight_shard_size": (-1, int),
+    "parallel_optimizer_config": ({}, dict),
 }
 _SEARCH_MODES = ("recursive_programming", "sharding_propagation", "dynamic_programming")
 
@@ -365,7 +366,35 @@ def _check_auto_parallel(key: str, value: Any) -> Any:
         value = sorted(value)
     if key == "comm_fusion":
         value = _check_comm_fusion(value)
+    if key == "parallel_optimizer_config":
+        value = _check_parallel_optimizer_config(value)
     return value
+
+
+def _check_parallel_optimizer_config(config: dict) -> dict:
+    """MindSpore's checks; the keys given are merged into the ones set before (as MindSpore's context keeps them)."""
+    known = ("gradient_accumulation_shard", "parallel_optimizer_threshold", "optimizer_weight_shard_size",
+             "optimizer_level")
+    unknown = [k for k in config if k not in known]
+    if unknown:
+        raise ValueError(f"Unknown config: {unknown}")
+    for name in ("parallel_optimizer_threshold", "optimizer_weight_shard_size"):
+        v = config.get(name)
+        if v is not None and (not isinstance(v, int) or isinstance(v, bool)):
+            raise TypeError(f"For '{name}', the type of '{name}' must be int, but got {type(v).__name__}.")
+    if not isinstance(config.get("gradient_accumulation_shard", False), bool):
+        raise TypeError("For 'gradient_accumulation_shard', the type of 'gradient_accumulation_shard' must be bool.")
+    if config.get("parallel_optimizer_threshold", 0) < 0:
+        raise ValueError("For 'parallel_optimizer_threshold', the 'parallel_optimizer_threshold' must be a "
+                         f"non-negative int, but got {config['parallel_optimizer_threshold']}.")
+    size = config.get("optimizer_weight_shard_size", -1)
+    if size != -1 and size <= 0:
+        raise ValueError(f"For 'optimizer_weight_shard_size', the 'optimizer_weight_shard_size' must be a positive "
+                         f"int, but got {size}.")
+    level = config.get("optimizer_level")
+    if level is not None and level not in ("level1", "level2", "level3"):
+        raise ValueError(f"Optimizer level should in ['level1', 'level2', 'level3'], but got {level}")
+    return {**_auto_parallel.get("parallel_optimizer_config", {}), **config}
 
 
 def _check_comm_fusion(config: dict) -> dict:

@@ -67,6 +67,11 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
     devices are summed by ``allreduce_overflow`` when the ``dist`` layer provides it."""
 
     def __init__(self, network, optimizer, scale_sense):
+        from ..parallel._utils import parallel_optimizer_enabled
+
+        if parallel_optimizer_enabled():  # each rank would test only its slice of the gradients for overflow
+            raise NotImplementedError("TrainOneStepWithLossScaleCell with enable_parallel_optimizer is not supported "
+                                      "by sprout (the overflow check needs every rank's whole gradients)")
         super().__init__(network, optimizer, sens=None)
         self.loss_scaling_manager = None
         if isinstance(scale_sense, Cell):

@@ -93,9 +93,17 @@ class TrainOneStepCell(Cell):
             from ..parallel.spmd import semi_auto_network
 
             semi_auto_network(self.network)
+        self._gather_params = False
         if self.reducer_flag:
-            from .grad_reducer import DistributedGradReducer
-            self.grad_reducer = DistributedGradReducer(self.weights, _get_gradients_mean(), _get_device_num())
+            from ..parallel._utils import parallel_optimizer_enabled
+
+            if parallel_optimizer_enabled():
+                from .parallel_optimizer import ParallelOptimizerReducer  # optimizer state sharded over the ranks
+                self.grad_reducer = ParallelOptimizerReducer(optimizer, _get_gradients_mean(), _get_device_num())
+                self._gather_params = True
+            else:
+                from .grad_reducer import DistributedGradReducer
+                self.grad_reducer = DistributedGradReducer(self.weights, _get_gradients_mean(), _get_device_num())
         self._jit_config = getattr(network, "_jit_config", None)
         self._value_and_grad = value_and_grad(self.network, None, self.weights)
 
@@ -107,6 +115,8 @@ class TrainOneStepCell(Cell):
             loss, grads = self._value_and_grad(*inputs)
         grads = self.grad_reducer(grads)
         self.optimizer(grads)
+        if self._gather_params:  # parallel optimizer: the updated slices back into the whole parameters
+            self.grad_reducer.gather()
         if self.return_grad:
             return loss, dict(zip(self.weights_name, grads))
         return loss

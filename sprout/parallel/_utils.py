@@ -37,15 +37,18 @@ def _device_number_check(parallel_mode: str, device_number: int) -> None:
                          f"device_number: {device_number}, parallel_mode:{parallel_mode}")
 
 
+def parallel_optimizer_enabled() -> bool:
+    """A training wrapper built now shards the optimizer state (data parallel with enable_parallel_optimizer)."""
+    return _get_parallel_mode() in _DATA_PARALLEL_MODES and context.get_auto_parallel_context(
+        "enable_parallel_optimizer")
+
+
 def data_parallel_reducer_needed(where: str) -> bool:
     """Whether a training wrapper built now must all-reduce gradients (MindSpore's ``reducer_flag``): data
     parallel and hybrid parallel do. Semi-auto / auto parallel do not: the wrapper runs its network through the
     SPMD pass (``sprout.parallel.spmd.semi_auto_network``), whose Mirror ops sum the gradients."""
     mode = _get_parallel_mode()
-    if mode in _DATA_PARALLEL_MODES:
-        if context.get_auto_parallel_context("enable_parallel_optimizer"):
-            raise NotImplementedError(f"{where}: enable_parallel_optimizer (optimizer-state sharding) is not "
-                                      "supported; set enable_parallel_optimizer=False")
+    if mode in _DATA_PARALLEL_MODES:  # enable_parallel_optimizer: sprout.nn.parallel_optimizer
         if context.get_auto_parallel_context("pipeline_stages") > 1:
             raise NotImplementedError(f"{where}: pipeline_stages > 1 (pipeline parallel) is not supported")
         return True

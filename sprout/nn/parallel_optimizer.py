@@ -1,0 +1,139 @@
+"""``enable_parallel_optimizer`` in data parallel: each rank keeps and updates only its dim-0 slice of a parameter's
+optimizer state (the gradient is reduce-scattered instead of all-reduced), then all-gathers the updated slices into
+the parameter the forward uses."""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import context, ops
+from .. import dtype as mstype
+from ..communication import management
+from ..core.tensor import Parameter, ParameterTuple, Tensor
+from ..ops import comm_ops as K
+from ..ops import functional as F
+from .cell import Cell
+from .grad_reducer import DistributedGradReducer
+
+# optimizers whose update of an element reads only that element of the parameter, gradient and state (so a slice
+# updated alone is the slice of the whole update); optimizers with per-parameter norms (Lamb, LARS) or factored
+# state (AdaFactor) are refused
+_ELEMENTWISE = ("SGD", "Momentum", "Adam", "AdamWeightDecay", "RMSProp", "Adagrad", "Adadelta", "AdaMax")
+_LEVELS = ("level1", "level2", "level3")
+
+
+def shard_config() -> tuple[int, int]:
+    """(shard group size, threshold in bytes) from the auto-parallel context, checked against the group size."""
+    cfg = context.get_auto_parallel_context("parallel_optimizer_config")
+    if cfg.get("optimizer_level") == "level3":
+        raise NotImplementedError("parallel_optimizer_config optimizer_level 'level3' (parameters sharded in the "
+                                  "forward as well) is not supported by sprout; use 'level1' or 'level2'")
+    n = management.get_group_size()
+    size = cfg.get("optimizer_weight_shard_size", -1)
+    if size == -1:
+        size = context.get_auto_parallel_context("optimizer_weight_shard_size")
+    if size in (-1, 1) or size > n:  # MindSpore: -1 (and an ignored value <= 1) means every data-parallel rank
+        size = n
+    if n % size:
+        raise ValueError(f"enable_parallel_optimizer: optimizer_weight_shard_size {size} does not divide the "
+                         f"{n} ranks")
+    return size, cfg.get("parallel_optimizer_threshold", 64) * 1024
+
+
+def _state_tuples(optimizer, params) -> list:
+    """The optimizer's per-parameter state (ParameterTuples shaped like its parameters), by attribute name."""
+    out = []
+    for name, value in vars(optimizer).items():
+        if (isinstance(value, ParameterTuple) and len(value) == len(params)
+                and all(s is not p and tuple(s.shape) == tuple(p.shape) for s, p in zip(value, params))):
+            out.append(name)
+    return out
+
+
+class ParallelOptimizerReducer(Cell):
+    """The data-parallel gradient reducer of ``TrainOneStepCell`` when ``enable_parallel_optimizer`` is set.
+
+    Parameters whose dim 0 divides by the shard group size ``k`` and whose size reaches
+    ``parallel_optimizer_threshold`` (KB) are sharded: ranks ``g*k .. g*k+k-1`` form a shard group, rank ``r``
+    owns rows ``[(r % k) * m, (r % k + 1) * m)``. Construction slices the optimizer's state of those parameters
+    in place and hands the optimizer a slice Parameter per sharded parameter. Each step: the gradient is
+    reduce-scattered over the shard group (then all-reduced over the ranks holding the same slice when k < the
+    group size), scaled by 1/degree with ``mean``; the slice is refreshed from the parameter (the forward's copy
+    may have been loaded or broadcast since); the optimizer updates slices; ``gather()`` all-gathers each updated
+    slice into its parameter. Other parameters go through an ordinary ``DistributedGradReducer``."""
+
+    def __init__(self, optimizer, mean, degree):
+        super().__init__(auto_prefix=False)
+        kind = type(optimizer).__name__
+        if kind not in _ELEMENTWISE or type(optimizer).__module__.split(".")[0] != "sprout":
+            raise NotImplementedError(f"enable_parallel_optimizer: the optimizer {kind} is not supported (its update "
+                                      f"must be element-wise to run on slices); supported: {list(_ELEMENTWISE)}")
+        params = tuple(optimizer.parameters)
+        size, threshold = shard_config()
+        rank, n = management.get_rank(), management.get_group_size()
+        from ..parallel.layout import DeviceMesh
+
+        mesh = DeviceMesh((n // size, size))
+        self.shard_group = mesh.group(1)
+        self.replica_group = mesh.group(0) if n // size > 1 else None
+        self.shard_size, self.mean = size, mean
+        self.scale = Tensor(np.float32(1.0 / degree))
+        index = rank % size
+        self.sharded = tuple(size > 1 and p.parallel_optimizer and not p.layerwise_parallel and p.requires_grad
+                             and len(p.shape) >= 1 and p.shape[0] % size == 0
+                             and p.nbytes >= threshold for p in params)
+        states = _state_tuples(optimizer, params)
+        slices, self.rows = [], []
+        for i, p in enumerate(params):
+            if not self.sharded[i]:
+                slices.append(p)
+                self.rows.append(None)
+                continue
+            m = p.shape[0] // size
+            lo, hi = index * m, (index + 1) * m
+            self.rows.append((lo, hi))
+            slices.append(Parameter(Tensor(p.asnumpy()[lo:hi].copy()), name=p.name, requires_grad=p.requires_grad))
+            for state in {id(t[i]): t[i] for t in (getattr(optimizer, name) for name in states)}.values():
+                state.set_data(state.asnumpy()[lo:hi].copy(), slice_shape=True)
+        self.params = params
+        # the optimizer now updates slices (not registered as the cell's parameters: they mirror the parameters)
+        object.__setattr__(optimizer, "parameters", ParameterTuple(slices))
+        object.__setattr__(optimizer, "_parameters", optimizer.parameters)
+        self.slices = tuple(slices)
+        rest = [p for p, s in zip(params, self.sharded) if not s]
+        self.rest = DistributedGradReducer(rest, mean, degree) if rest else None
+
+    def construct(self, grads):
+        grads = tuple(grads)
+        if len(grads) != len(self.params):
+            raise ValueError(f"ParallelOptimizerReducer: got {len(grads)} gradients for {len(self.params)} parameters")
+        out = list(grads)
+        if self.rest is not None:
+            rest = self.rest(tuple(g for g, s in zip(grads, self.sharded) if not s))
+            for i, g in zip((i for i, s in enumerate(self.sharded) if not s), rest):
+                out[i] = g
+        for i, g in enumerate(grads):
+            if not self.sharded[i]:
+                continue
+            g32 = g if g.dtype is mstype.float32 else F.cast(g, mstype.float32)
+            part = K.reduce_scatter(g32, "sum", self.shard_group)
+            if self.replica_group is not None:
+                part = K.all_reduce(part, "sum", self.replica_group)
+            if self.mean:
+                part = F.mul(part, self.scale)
+            out[i] = part if part.dtype is g.dtype else F.cast(part, g.dtype)
+            lo, hi = self.rows[i]
+            ops.assign(self.slices[i], self.params[i][lo:hi])
+        return tuple(out)
+
+    def gather(self):
+        """Each sharded parameter <- the all-gather of its updated slices (call after the optimizer)."""
+        for i, p in enumerate(self.params):
+            if self.sharded[i]:
+                ops.assign(p, K.all_gather(self.slices[i], self.shard_group))
+        return True
+
+
+def optimizer_state_bytes(optimizer) -> int:
+    """Bytes of an optimizer's per-parameter state (moments, accumulators) held by this process."""
+    params = tuple(optimizer.parameters)
+    return sum(s.nbytes for name in _state_tuples(optimizer, params) for s in getattr(optimizer, name))
