@@ -133,10 +133,14 @@ class Converter(ast.NodeTransformer):
     # ---- statements ------------------------------------------------------------------------------
     def visit_If(self, node: ast.If):
         returns = getattr(node, "_sp_returns", False)
+        # names bound in the branches, taken before conversion too: a nested if whose branches return
+        # becomes ``return if_stmt(...)``, which no longer assigns the names its branches write
+        before = assigned_names(node.body + node.orelse)
         self.generic_visit(node)
         self._as_test(node.test)
         then_name, else_name = self.names.new("fn_then"), self.names.new("fn_else")
-        names = assigned_names(node.body + node.orelse)
+        after = assigned_names(node.body + node.orelse)
+        names = before + [n for n in after if n not in before]
         if returns:  # a tail if whose branches return: the branch functions' results are the function's
             then_fn = _fndef(then_name, names, node.body, node)
             else_fn = _fndef(else_name, names, node.orelse or [ast.copy_location(ast.Pass(), node)], node)
