@@ -47,9 +47,27 @@ def _while_impl(*args, **attrs):
         for j, row in enumerate(rows):
             row.append(out[n + j])
         count += 1
-    stacks = [np.stack(r) if r else np.zeros((0,) + tuple(d or 0 for d in t.shape), t.dtype.np)
-              for r, t in zip(rows, stacked)]
+    stacks = [_stack_rows(r, t) for r, t in zip(rows, stacked)]
     return (*state, np.asarray(count, np.int64), *stacks)
+
+
+def _stack_rows(rows: list, t: TensorType) -> np.ndarray:
+    """One stacked output: the rows of every iteration. A row type with an open dimension (the stacked
+    residuals of a nested loop, whose trip count changes from one outer iteration to the next) gets rows
+    of different lengths: they are zero-padded to the longest. The padding is never read: the backward
+    of the nested loop walks only its own trip count's rows, which is stacked alongside."""
+    if not rows:
+        return np.zeros((0,) + tuple(d or 0 for d in t.shape), t.dtype.np)
+    rows = [np.asarray(r) for r in rows]
+    shapes = {r.shape for r in rows}
+    if len(shapes) > 1:
+        rank = len(t.shape)
+        if any(len(sh) != rank for sh in shapes) or any(
+                t.shape[d] is not None and len({sh[d] for sh in shapes}) > 1 for d in range(rank)):
+            raise OpError(f"WhileLoop: stacked rows of type {t} have the shapes {sorted(shapes)}")
+        top = tuple(max(sh[d] for sh in shapes) for d in range(rank))
+        rows = [np.pad(r, [(0, m - d) for m, d in zip(top, r.shape)]) for r in rows]
+    return np.stack(rows)
 
 
 def _while_infer(*types, **attrs):

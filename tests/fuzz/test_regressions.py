@@ -504,3 +504,55 @@ def f(z):
             z = z
     return ops.ones((3,))
 """, [0.25, 0.75, 1.25], "z", (0,))
+
+
+def test_fuzz_18():
+    """grad_of_jit/jit_of_grad under ast (seeds 1949, 2590, 2880): a tensor ``while`` inside a tensor ``while``
+    whose trip count changes from one outer iteration to the next, under grad: ``GraphRuntimeError: WhileLoop
+    ... failed at run time`` (ValueError: all input arrays must have the same shape). The outer loop stacks the
+    inner loop's stacked residuals once per iteration, and those rows have different lengths. Fixed in
+    ops/control.py: ragged rows are zero-padded (the inner backward reads only its own trip count's rows). The
+    fuzzer found it through ``value_and_grad`` of a helper with a tensor ``while``, called in a Cell's ``while``
+    (second program, as shrunk)."""
+    _all_agree(SRC_18, [("x", "tensor", [0.5, 0.25], [-1.0, 0.5])], ALL_CHECKS)
+    _all_agree(SRC_18, [("x", "tensor", [-0.25, 0.1], [0.2, 0.3])], ALL_CHECKS)
+    _all_agree(SRC_18B, [("x", "tensor", [0.6, 1.75, -0.33], [-0.92, -0.0, -1.15])], ALL_CHECKS, entry="net")
+
+
+SRC_18 = _prog("""
+def f(x):
+    while x.sum() < 4.0:
+        while x.sum() < 1.0:
+            x = x * x + 0.5
+        x = ops.sin(x) * 0.5 + x + 0.25
+    return x
+""", [0.25, 0.75], "x", (0,))
+
+
+SRC_18B = _prog("""
+def h0(a, c=0.5):
+    i2 = 0
+    while (ops.sum(a) >= 0.5) and i2 < 2:
+        a -= ops.ones(())
+    return a
+
+
+def h1(a, b):
+    return (ops.value_and_grad(h0)((b * 1.0))[1] * 1.0)
+
+
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.scale = 3.0
+
+    def construct(self, x):
+        i7 = (x.sum() * 0)
+        while i7 < 2:
+            i7 = i7 + 1
+            x = h1(x, x)
+        return x
+
+
+net = Net()
+""", [0.25, 0.75, 1.25], "x", (0,), entry="net")
