@@ -2,7 +2,6 @@
 owning area in the reason; the fixer removes the marker. Each program runs eagerly and in the named jit mode
 through the fuzz harness (two input sets; gradients for the grad checks)."""
 import numpy as np
-import pytest
 
 import sprout as ms
 
