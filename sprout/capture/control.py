@@ -228,7 +228,7 @@ def _pass_through_aliases(pred, g_then, g_else, operands: list, outs) -> None:
                 if isinstance(outer, Tensor):
                     sides[side] = outer
         if "then" in sides and "else" in sides and sides["then"] is sides["else"]:
-            b.alias_when(out, sides["then"], pred, None)
+            b.alias_when(out, sides["then"], None)  # the same object on both paths: always
             continue
         for side, outer in sides.items():
             b.alias_when(out, outer, pred, side == "else")

@@ -555,3 +555,45 @@ class Net(nn.Cell):
 
 net = Net()
 """, [0.25, 0.75, 1.25], "x", (0,), entry="net")
+
+
+def test_fuzz_20():
+    """fwd/grad under ast (seed 1340, second input set): ``if ops.ones(()) < 0.5: pass else: y = y`` then
+    ``ops.assign(y, ...)``: both branches pass the argument ``y`` through, so eagerly ``y`` is the caller's object on
+    every path and the write reaches the caller; under jit(ast) the caller's ``y`` kept its value whenever the
+    predicate was false. ``_pass_through_aliases`` registered the always-alias with the predicate in the
+    predicate's slot (and ``None`` as ``negate``), so the write-back was a ``select(pred, new, old)``. Fixed in
+    capture/control.py."""
+    _all_agree(SRC_20, [("y", "tensor", [0.12, 0.68, -0.86, -0.98], [0.2, -2.06, 1.04, -0.57])], ALL_CHECKS,
+               entry="net")
+    _all_agree(SRC_20B, [("y", "tensor", [0.12, 0.68, -0.86, -0.98], [0.2, 2.06, 1.04, 0.57])], ALL_CHECKS)
+
+
+SRC_20 = _prog("""
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.scale = -0.5
+
+    def construct(self, y):
+        if (ops.ones(()) < 0.5):
+            pass
+        else:
+            y = y
+        ops.assign(y, ops.ones((4,)))
+        return ops.ones((4,))
+
+
+net = Net()
+""", [0.25, 0.75, 1.25, 0.5], "y", (0,), entry="net")
+
+
+SRC_20B = _prog("""
+def f(y):
+    if y.sum() < 0.5:
+        pass
+    else:
+        y = y
+    ops.assign_add(y, ops.sin(y) * 2)
+    return y * 3
+""", [0.25, 0.75, 1.25, 0.5], "y", (0,))
