@@ -19,6 +19,7 @@ from ..ir.graph import Const, Graph, Var, last_uses
 BLOCK = 1 << 16          # elements per block: a block's intermediates stay in L2
 MT_MIN = 1 << 18         # below this, one thread (pool hand-off costs more than it gains)
 MEASURE_MIN = 1 << 18    # below this the cost model decides without timing
+SMALL_MAX = 1 << 14      # below this, a group is fused only as one serial numba kernel (``small.py``)
 SAMPLE = 1 << 20         # elements timed for a larger group (a 4 MB float32 input: far past L2)
 
 
@@ -234,10 +235,13 @@ def numba_eligible(sub: Graph) -> bool:
     return True
 
 
-def numba_source(sub: Graph) -> str:
+def scalar_lines(sub: Graph, pad: str, out_index: str) -> tuple[list, dict]:
+    """Loop-body lines computing the group on scalars ``a<k>`` (the inputs' elements, read by the caller) and
+    storing ``o<k>[out_index]``; returns (lines, {(dtype name, value): constant name}). A constant is typed
+    like NumPy's weak scalars: the node's output dtype."""
     names = {v.uid: f"a{k}" for k, v in enumerate(sub.inputs)}
     consts: dict = {}
-    body = [f"        a{k} = i{k}[j]" for k in range(len(sub.inputs))]
+    body = []
     for k, node in enumerate(sub.nodes):
         dt = node.outputs[0].type.dtype.np.name
         args = []
@@ -245,12 +249,16 @@ def numba_source(sub: Graph) -> str:
             if isinstance(x, Var):
                 args.append(names[x.uid])
             else:
-                key = (dt, float(x.value))
-                consts.setdefault(key, f"_c{len(consts)}")
-                args.append(consts[key])
-        body.append(f"        t{k} = {node.op.fuse.scalar.format(*args)}")
+                args.append(consts.setdefault((dt, float(x.value)), f"_c{len(consts)}"))
+        body.append(f"{pad}t{k} = {node.op.fuse.scalar.format(*args)}")
         names[node.outputs[0].uid] = f"t{k}"
-    body += [f"        o{k}[j] = {names[o.uid]}" for k, o in enumerate(sub.outputs)]
+    body += [f"{pad}o{k}[{out_index}] = {names[o.uid]}" for k, o in enumerate(sub.outputs)]
+    return body, consts
+
+
+def numba_source(sub: Graph) -> str:
+    body, consts = scalar_lines(sub, "        ", "j")
+    body = [f"        a{k} = i{k}[j]" for k in range(len(sub.inputs))] + body
     dt0 = sub.outputs[0].type.dtype.np.name
     head = ["import numpy as np", "import numba", "", f"_z = np.{dt0}(0)"]
     head += [f"{name} = np.{dt}({val!r})" for (dt, val), name in consts.items()]
@@ -268,19 +276,25 @@ class NumbaKernel:
         self.sub = sub
         self.out_types = [o.type for o in sub.outputs]
         self.source = numba_source(sub)
-        key = hashlib.sha1(self.source.encode()).hexdigest()[:20]
-        self.path = _kernel_path(f"k_{key}.py", self.source)
-        spec = importlib.util.spec_from_file_location(f"sprout_kernel_{key}", self.path)
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules[spec.name] = mod  # numba's cache loader resolves the kernel's module by name
-        spec.loader.exec_module(mod)
-        self.kern = mod.kern
+        self.path, self.kern = load_kernel("k", self.source)
 
     def __call__(self, *args):
         shape = np.shape(args[0])
         outs = [np.empty(shape, t.dtype.np) for t in self.out_types]
         self.kern(*[np.ascontiguousarray(a).reshape(-1) for a in args], *[o.reshape(-1) for o in outs])
         return tuple(outs)
+
+
+def load_kernel(prefix: str, source: str) -> tuple[str, Callable]:
+    """Import ``kern`` from ``source`` written under the kernel cache dir (numba keeps its compiled cache beside
+    the file, so a later process loads instead of compiling); returns (path, kern)."""
+    key = hashlib.sha1(source.encode()).hexdigest()[:20]
+    path = _kernel_path(f"{prefix}_{key}.py", source)
+    spec = importlib.util.spec_from_file_location(f"sprout_kernel_{prefix}_{key}", path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # numba's cache loader resolves the kernel's module by name
+    spec.loader.exec_module(mod)
+    return path, mod.kern
 
 
 def _cache_dir() -> str:
@@ -308,7 +322,7 @@ def _kernel_path(name: str, source: str) -> str:
 
 
 # ---- choosing a strategy ----------------------------------------------------------------------------------
-STRATEGIES = ("numpy_blocked", "numpy_mt", "numba")
+STRATEGIES = ("numpy_blocked", "numpy_mt", "numba", "numba_small")
 _built: dict = {}
 _decisions: dict | None = None
 _decisions_path: str | None = None
@@ -326,6 +340,10 @@ def build(sub: Graph, strategy: str) -> Callable:
             k = NumbaKernel(sub)
             COUNTERS["numba_compiles"] += 1
             COUNTERS["numba_seconds"] += time.perf_counter() - t
+        elif strategy == "numba_small":
+            from .small import SmallKernel
+
+            k = SmallKernel(sub)
         elif strategy == "unfused":
             from .pycodegen import generate
 
@@ -409,6 +427,10 @@ def _time(fn, args, reps: int = 2) -> float:
 def choose(sub: Graph, n: int, allow_numba: bool = True) -> str:
     """Pick a strategy: the cost model proposes, a one-time measurement (cached on disk) decides.
     Returns "unfused" when no fused kernel beats the plain per-op code."""
+    if n < SMALL_MAX:  # tiny arrays: one compiled call instead of a NumPy dispatch per op, when it can be
+        from .small import eligible
+
+        return "numba_small" if allow_numba and numba_available() and eligible(sub) else "unfused"
     cands = candidates(sub, n, allow_numba)
     if n < MEASURE_MIN:  # cache-resident sizes: blocking gains nothing, the kernel driver's overhead loses
         return "unfused"

@@ -190,6 +190,8 @@ def fuse_elementwise(graph: Graph, *, choose=None, min_elements: int = FUSE_MIN)
     from ..backend import kernels
 
     t0 = time.perf_counter()
+    small = choose is None and kernels.numba_available()  # tiny groups only for the default chooser (small.py)
+    from ..backend.small import node_ok as small_node
     choose = choose or kernels.choose
     STATS["graphs"] += 1
 
@@ -197,7 +199,7 @@ def fuse_elementwise(graph: Graph, *, choose=None, min_elements: int = FUSE_MIN)
         if not kernels.fusible(node):
             return False
         n = numel(_shape(node.outputs[0]))
-        return n is not None and n >= min_elements
+        return n is not None and (n >= min_elements or small and n < kernels.SMALL_MAX and small_node(node))
 
     groups = [g for g in _groups(graph, fusible) if len(g) >= 2]
     if not groups:

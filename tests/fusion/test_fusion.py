@@ -119,9 +119,14 @@ def test_no_cycle_between_two_groups_that_feed_each_other():
     _check(f, [x], "numpy_blocked")
 
 
-def test_tiny_tensors_stay_unfused():
+def test_tiny_tensors_fuse_only_into_small_kernels():
     g = _graph(arith, *_data(np.random.default_rng(4), (3, 3), (3, 3)))
-    assert fuse_elementwise(g) is g
+    assert fuse_elementwise(g, choose=lambda s, n: "numpy_blocked") is g   # under FUSE_MIN: no blocked kernel
+    fused = fuse_elementwise(g)
+    if kernels.numba_available():   # the default chooser: one serial numba kernel (backend/small.py)
+        assert [n.attrs["strategy"] for n in fused.nodes] == ["numba_small"]
+    else:
+        assert fused is g
 
 
 def test_cost_model_candidates():
