@@ -1,6 +1,7 @@
 """Kernels for fused elementwise groups: blocked NumPy with ``out=`` buffers (1 or 2 threads) and numba loops."""
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.util
 import json
@@ -209,6 +210,7 @@ def _pool() -> ThreadPoolExecutor:
 
 
 # ---- numba loops ----------------------------------------------------------------------------------------
+@functools.cache
 def numba_available() -> bool:
     try:
         return importlib.util.find_spec("numba") is not None
