@@ -218,8 +218,18 @@ def numba_available() -> bool:
         return False
 
 
-def numba_eligible(sub: Graph) -> bool:
-    """Every array input has the output shape, float dtypes only, every op has a scalar form."""
+def _form(node, poly: bool) -> str | None:
+    """The node's scalar expression template for a numba loop: its float32 polynomial form when ``poly``
+    allows and it has one (``backend/fastmath.py``), else its exact scalar form, else None."""
+    spec = node.op.fuse
+    if poly and spec.poly is not None and node.outputs[0].type.dtype.np == np.float32:
+        return spec.poly
+    return spec.scalar
+
+
+def numba_eligible(sub: Graph, poly: bool = True) -> bool:
+    """Every array input has the output shape, float dtypes only, every op has a scalar (or float32 polynomial)
+    form."""
     if not sub.outputs or any(not isinstance(o, Var) for o in sub.outputs):
         return False
     shape = tuple(sub.outputs[0].type.shape)
@@ -229,7 +239,7 @@ def numba_eligible(sub: Graph) -> bool:
     if any(tuple(v.type.shape) != shape for v in sub.inputs):
         return False
     for node in sub.nodes:
-        if not node.op.fuse or node.op.fuse.scalar is None:
+        if not node.op.fuse or _form(node, poly) is None:
             return False
         for x in node.inputs:
             if isinstance(x, Const) and not isinstance(x.value, (int, float)):
@@ -237,10 +247,10 @@ def numba_eligible(sub: Graph) -> bool:
     return True
 
 
-def scalar_lines(sub: Graph, pad: str, out_index: str) -> tuple[list, dict]:
+def scalar_lines(sub: Graph, pad: str, out_index: str, poly: bool = False) -> tuple[list, dict]:
     """Loop-body lines computing the group on scalars ``a<k>`` (the inputs' elements, read by the caller) and
     storing ``o<k>[out_index]``; returns (lines, {(dtype name, value): constant name}). A constant is typed
-    like NumPy's weak scalars: the node's output dtype."""
+    like NumPy's weak scalars: the node's output dtype. ``poly``: use float32 polynomial forms (``_form``)."""
     names = {v.uid: f"a{k}" for k, v in enumerate(sub.inputs)}
     consts: dict = {}
     body = []
@@ -252,17 +262,22 @@ def scalar_lines(sub: Graph, pad: str, out_index: str) -> tuple[list, dict]:
                 args.append(names[x.uid])
             else:
                 args.append(consts.setdefault((dt, float(x.value)), f"_c{len(consts)}"))
-        body.append(f"{pad}t{k} = {node.op.fuse.scalar.format(*args)}")
+        body.append(f"{pad}t{k} = {_form(node, poly).format(*args)}")
         names[node.outputs[0].uid] = f"t{k}"
     body += [f"{pad}o{k}[{out_index}] = {names[o.uid]}" for k, o in enumerate(sub.outputs)]
     return body, consts
 
 
-def numba_source(sub: Graph) -> str:
-    body, consts = scalar_lines(sub, "        ", "j")
+def numba_source(sub: Graph, poly: bool = True) -> str:
+    """A ``prange`` loop over the flat group; with ``poly``, float32 exp/tanh/sigmoid use ``fastmath``'s forms."""
+    body, consts = scalar_lines(sub, "        ", "j", poly)
     body = [f"        a{k} = i{k}[j]" for k in range(len(sub.inputs))] + body
     dt0 = sub.outputs[0].type.dtype.np.name
     head = ["import numpy as np", "import numba", "", f"_z = np.{dt0}(0)"]
+    if any(_form(n, poly) != n.op.fuse.scalar for n in sub.nodes):
+        from .fastmath import helpers_source
+
+        head.append(helpers_source())
     head += [f"{name} = np.{dt}({val!r})" for (dt, val), name in consts.items()]
     params = [f"i{k}" for k in range(len(sub.inputs))] + [f"o{k}" for k in range(len(sub.outputs))]
     return "\n".join(head + ["", "",
@@ -386,13 +401,36 @@ def _save_decision(key: str, value: str) -> None:
         pass
 
 
+@functools.cache
+def numpy_transcendentals_slow() -> bool:
+    """Whether this NumPy's float32 tanh costs over 6x a multiply (no SIMD kernel: libm per element), measured
+    once per process on an in-cache array (~2 ms). Only then can a fused numba loop with ``fastmath``'s
+    polynomial exp/tanh win: with AVX-512 NumPy (measured here: tanh 1.8x, exp 2.3x a multiply) its kernels run
+    ~2x faster per element than numba's 256-bit polynomial loops, and fusion gains only memory traffic, which
+    the blocked NumPy kernel already saves (W3: numba 16.8 vs blocked 18.3 ms CPU, 4 Mi elements)."""
+    x = np.random.default_rng(0).standard_normal(1 << 14).astype(np.float32)
+    o = np.empty_like(x)
+
+    def cost(f, *a):
+        best = float("inf")
+        for _ in range(3):
+            t = time.perf_counter()
+            for _ in range(10):
+                f(*a, out=o)
+            best = min(best, time.perf_counter() - t)
+        return best
+
+    return cost(np.tanh, x) > 6 * cost(np.multiply, x, x)
+
+
 def candidates(sub: Graph, n: int, allow_numba: bool = True) -> list[str]:
     """The cost model: which strategies are worth timing for this group at ``n`` elements."""
-    trans = sum(1 for node in sub.nodes if node.op.fuse and node.op.fuse.transcendental)
+    trans = sum(1 for node in sub.nodes if node.op.fuse and node.op.fuse.transcendental
+                and (_form(node, True) == node.op.fuse.scalar or not numpy_transcendentals_slow()))
     cands = ["numpy_blocked"]
     if n >= MT_MIN and (os.cpu_count() or 1) >= 2:
         cands.append("numpy_mt")
-    # numba's scalar exp/tanh lose to NumPy's SIMD ones (measured 3.5x on W3): only plain arithmetic
+    # numba's scalar libm exp/tanh lose to NumPy's SIMD ones (measured 3.5x on W3): arithmetic and polynomial forms
     if allow_numba and trans == 0 and n >= MEASURE_MIN and numba_available() and numba_eligible(sub):
         cands.append("numba")
     return cands

@@ -28,16 +28,19 @@ class FuseSpec:
     Exactly one of ``ufunc`` (a NumPy ufunc, called as ``ufunc(*inputs, out=buffer)``) and ``lines``
     (NumPy statements that write ``{out}`` from the inputs ``{0}``, ``{1}`` ...; ``_np`` is NumPy and
     ``{impl}`` the op's own kernel). ``scalar`` is an expression over ``{0}``, ``{1}`` ... for the numba
-    loop (float dtypes; ``np`` is NumPy, ``_z`` a zero of the output dtype); without it a group holding
-    the op never goes to numba. ``transcendental``: a libm call per element (numba's scalar exp/tanh lose
-    to NumPy's SIMD ones, so the cost model keeps such groups off numba). ``float_only``: fusible only
-    when the output is a float (pow, reciprocal). ``attrs``: fusible although the node has attrs (Cast's
-    dtype is the output buffer's). ``inplace``: ``{out}`` may be a dead input's buffer (false when a line
-    writes ``{out}`` before it has read every input)."""
+    loop (float dtypes; ``np`` is NumPy, ``_z`` a zero of the output dtype); without it (or ``poly``) a group
+    holding the op never goes to numba. ``poly``: the float32 form over ``backend/fastmath.py``'s vectorisable
+    polynomials (``_fexp``, ``_ftanh``; <= 1.5 ulp), used instead of ``scalar`` for float32 in large numba loops.
+    ``transcendental``: a libm call per element (numba's scalar exp/tanh lose to NumPy's SIMD ones, so the cost
+    model keeps such groups off numba unless the op has ``poly`` and NumPy's kernels measure slow).
+    ``float_only``: fusible only when the output is a float (pow, reciprocal). ``attrs``: fusible although the
+    node has attrs (Cast's dtype is the output buffer's). ``inplace``: ``{out}`` may be a dead input's buffer
+    (false when a line writes ``{out}`` before it has read every input)."""
 
     ufunc: Any = None
     lines: tuple = ()
     scalar: str | None = None
+    poly: str | None = None
     transcendental: bool = False
     float_only: bool = False
     attrs: bool = False

@@ -466,7 +466,7 @@ def jit(function: Callable | None = None, *, capture_mode: str = "ast", jit_leve
     ``jit_level``: "O0" runs the basic passes (fold, simplify, CSE, DCE) with the fastest compile;
     "O1"/"O2" add elementwise fusion. The default "" means the context's level
     (``set_context(jit_level=...)``), which is O1: unlike MindSpore's O0 default, because fusion is
-    where the CPU wins come from and its cost model leaves small tensors unfused (docs/fusion.md)."""
+    where the CPU wins come from; its cost model gives small tensors only tiered numba kernels (docs/fusion.md)."""
     opts = _options(capture_mode, jit_level, dynamic, fullgraph, backend, options)
 
     def wrap(func):

@@ -19,12 +19,12 @@ def _unbroadcast(g, x):
 
 
 def elementwise(name: str, impl, bprop=None, *, out_dtype=None, fuse=None, scalar=None, transcendental=False,
-                emit=None, fresh_output=None, kinds=None) -> Op:
+                poly=None, emit=None, fresh_output=None, kinds=None) -> Op:
     """Register an elementwise op of any arity (its infer rule broadcasts every tensor input). A ufunc
     impl fuses as itself unless ``fuse`` says otherwise; ``scalar``/``transcendental`` complete that spec."""
     if fuse is None and isinstance(impl, np.ufunc):
-        fuse = FuseSpec(ufunc=impl, scalar=scalar, transcendental=transcendental)
-    elif scalar is not None or transcendental:
+        fuse = FuseSpec(ufunc=impl, scalar=scalar, transcendental=transcendental, poly=poly)
+    elif scalar is not None or transcendental or poly is not None:
         raise ValueError(f"{name}: scalar= and transcendental= describe a ufunc impl; put them in fuse=FuseSpec(...)")
     fresh = isinstance(impl, np.ufunc) if fresh_output is None else fresh_output
     return register(Op(name, impl, elementwise_infer(name, out_dtype, kinds), bprop, "elementwise", fuse=fuse,
@@ -140,7 +140,8 @@ SQRT = unary("Sqrt", _sqrt_impl, lambda x, out, d: (F.div(d, F.mul(out, 2)),),
              fuse=FuseSpec(ufunc=np.sqrt, scalar="np.sqrt({0})"))
 RSQRT = unary("Rsqrt", _rsqrt_impl, lambda x, out, d: (F.mul(d, F.mul(F.pow(out, 3), -0.5)),),
               fuse=FuseSpec(lines=("_np.sqrt({0}, out={out})", "_np.divide(1, {out}, out={out})"), nin=1))
-EXP = unary("Exp", np.exp, lambda x, out, d: (F.mul(d, out),), scalar="np.exp({0})", transcendental=True)
+EXP = unary("Exp", np.exp, lambda x, out, d: (F.mul(d, out),), scalar="np.exp({0})", transcendental=True,
+            poly="_fexp({0})")
 LOG = unary("Log", _log_impl, lambda x, out, d: (F.div(d, x),),
             fuse=FuseSpec(ufunc=np.log, scalar="np.log({0})", transcendental=True))
 LOG1P = unary("Log1p", np.log1p, lambda x, out, d: (F.div(d, F.add(x, 1)),), transcendental=True)
@@ -150,7 +151,7 @@ RECIPROCAL = unary("Reciprocal", _reciprocal_impl, lambda x, out, d: (F.neg(F.mu
 SIN = unary("Sin", np.sin, lambda x, out, d: (F.mul(d, F.cos(x)),), scalar="np.sin({0})", transcendental=True)
 COS = unary("Cos", np.cos, lambda x, out, d: (F.neg(F.mul(d, F.sin(x))),), scalar="np.cos({0})", transcendental=True)
 TANH = unary("Tanh", np.tanh, lambda x, out, d: (F.mul(d, F.sub(1, F.square(out))),), scalar="np.tanh({0})",
-             transcendental=True)
+             transcendental=True, poly="_ftanh({0})")
 ABS = unary("Abs", np.abs, lambda x, out, d: (F.mul(d, F.sign(x)),), scalar="abs({0})")
 SIGN = unary("Sign", np.sign, lambda x, out, d: (F.zeros_like(x),))
 FLOOR = unary("Floor", np.floor, lambda x, out, d: (F.zeros_like(x),))
@@ -214,7 +215,7 @@ ERF = unary("Erf", _erf_impl, lambda x, out, d: (F.mul(d, F.mul(F.exp(F.neg(F.sq
 SIGMOID = unary("Sigmoid", _sigmoid_impl, lambda x, out, d: (F.mul(d, F.mul(out, F.sub(1, out))),),
                 fuse=FuseSpec(lines=("_np.multiply({0}, 0.5, out={out})", "_np.tanh({out}, out={out})",
                                      "_np.multiply({out}, 0.5, out={out})", "_np.add({out}, 0.5, out={out})"),
-                              nin=1, transcendental=True))
+                              nin=1, transcendental=True, poly="(_ftanh({0} * _F05) * _F05 + _F05)"))
 
 
 def _relu_emit(ctx, node, args):

@@ -198,7 +198,7 @@ def test_broadcast_used_only_by_operators_is_left_to_numpy():
 
     args = (_t(4, 1), _t(4, 5), _t(1, 5))
     want = f(*args)
-    jf = ms.jit(f)
+    jf = ms.jit(f, jit_level="O0")   # (under O1 the operators are a fused small group, which reads b itself)
     got = jf(*args)
     for g, w in zip(got, want):
         assert g.shape == w.shape
