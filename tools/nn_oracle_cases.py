@@ -126,7 +126,15 @@ def run_case(case, store):
     for i, gi in zip(pos, gin):
         store[f"{key}|gin|{i}"] = gi.asnumpy().copy()
     for p, gp in zip(weights, gw):
-        store[f"{key}|gw|{p.name}"] = gp.asnumpy().copy()
+        g = gp.asnumpy().copy()
+        if p.name in case.get("row_grad", {}):  # a sparse (row) gradient: one row per looked-up index
+            ids = xs[case["row_grad"][p.name]].reshape(-1)
+            dense = np.zeros(p.shape, g.dtype)
+            for row, i in zip(g, ids):
+                if 0 <= i < p.shape[0]:
+                    dense[i] += row
+            g = dense
+        store[f"{key}|gw|{p.name}"] = g
 
 
 def run_error(key, code, store):

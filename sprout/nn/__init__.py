@@ -5,6 +5,7 @@ from .layers import *  # noqa: F401,F403
 from .loss import (LossBase, L1Loss, MAELoss, MSELoss, RMSELoss, SmoothL1Loss,  # noqa: F401
                    SoftmaxCrossEntropyWithLogits, CrossEntropyLoss, NLLLoss, BCELoss, BCEWithLogitsLoss)
 from .loss.loss_ext import *  # noqa: F401,F403
+from .loss.sampled import SampledSoftmaxLoss  # noqa: F401
 from .optim import (Optimizer, SGD, Momentum, Adam, AdamWeightDecay, RMSProp, Adagrad, ProximalAdagrad,  # noqa: F401
                     Adadelta, AdaMax, LazyAdam, FTRL, Lamb, LARS, ASGD, Rprop, AdaFactor)
 from .learning_rate_schedule import (LearningRateSchedule, ExponentialDecayLR, NaturalExpDecayLR,  # noqa: F401
@@ -29,7 +30,21 @@ _METRICS = ("Accuracy", "BleuScore", "ConfusionMatrix", "ConfusionMatrixMetric",
             "rearrange_inputs", "metrics")
 
 
+# MindSpore's nn.<Name>Ext cells are the mint.nn layers (the same classes); sprout.mint imports nn, so lazily.
+_EXT = {"AvgPool1dExt": "AvgPool1d", "AvgPool2dExt": "AvgPool2d", "AvgPool3dExt": "AvgPool3d",
+        "Dropout2dExt": "Dropout2d", "DropoutExt": "Dropout", "EmbeddingExt": "Embedding", "LayerNormExt": "LayerNorm",
+        "LogSoftmaxExt": "LogSoftmax", "MaxPool2dExt": "MaxPool2d", "PReLUExt": "PReLU"}
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_DYNAMIC_LR) | set(_METRICS) | set(_EXT))
+
+
 def __getattr__(name):
+    if name in _EXT:
+        from ..mint import nn as mint_nn
+
+        return getattr(mint_nn, _EXT[name])
     if name in _DYNAMIC_LR:
         from ..train import lr
 

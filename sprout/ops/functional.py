@@ -655,6 +655,7 @@ from .composite import *  # noqa: E402,F401,F403
 from .losses import *  # noqa: E402,F401,F403
 from .losses_ext import *  # noqa: E402,F401,F403
 from .pool_nd import *  # noqa: E402,F401,F403
+from .pool_fractional import *  # noqa: E402,F401,F403
 from .hof import *  # noqa: E402,F401,F403
 from .functional_math import *  # noqa: E402,F401,F403
 from .functional_linalg import *  # noqa: E402,F401,F403

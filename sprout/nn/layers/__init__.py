@@ -24,3 +24,7 @@ from .rnn_cells import RNNCell, LSTMCell, GRUCell  # noqa: F401
 from .rnns import RNN, LSTM, GRU  # noqa: F401
 from .transformer import (MultiheadAttention, TransformerEncoderLayer, TransformerDecoderLayer,  # noqa: F401
                           TransformerEncoder, TransformerDecoder, Transformer)
+from .math_cells import LGamma, DiGamma, IGamma, LBeta, MatDet, MatInverse  # noqa: F401
+from .pooling_extra import (LPPool1d, LPPool2d, MaxUnpool1d, MaxUnpool2d, MaxUnpool3d,  # noqa: F401
+                            FractionalMaxPool2d, FractionalMaxPool3d, ChannelShuffle)
+from .dense_extra import BiDense, TimeDistributed, EmbeddingLookup, MultiFieldEmbeddingLookup  # noqa: F401

@@ -1,0 +1,127 @@
+"""Cells of tests/nn/cases/extra.py beyond the MindSpore fixtures: MatDet/MatInverse (no MindSpore CPU kernel)
+against NumPy, gradients MindSpore's CPU build cannot give (FractionalMaxPool) or that the fixtures do not cover
+against finite differences along random directions, the sampler path of SampledSoftmaxLoss, and the nn.*Ext names."""
+import numpy as np
+import pytest
+
+import sprout as ms
+from sprout import Tensor, nn
+
+RNG = np.random.default_rng(11)
+
+
+def _directional_check(fn, xs, rounds=3, eps=1e-3, rtol=2e-3, atol=2e-4):
+    """ms.grad of the scalar ``fn`` (float32 inputs) against central differences along random directions, in
+    float64 arithmetic on the NumPy side."""
+    grads = ms.grad(fn, grad_position=tuple(range(len(xs))))(*[Tensor(x) for x in xs])
+    grads = grads if isinstance(grads, tuple) else (grads,)
+    for _ in range(rounds):
+        dirs = [RNG.standard_normal(x.shape) for x in xs]
+        hi = fn(*[Tensor((x + eps * d).astype(x.dtype)) for x, d in zip(xs, dirs)]).asnumpy()
+        lo = fn(*[Tensor((x - eps * d).astype(x.dtype)) for x, d in zip(xs, dirs)]).asnumpy()
+        numeric = (float(hi) - float(lo)) / (2 * eps)
+        analytic = sum(float((g.asnumpy().astype(np.float64) * d).sum()) for g, d in zip(grads, dirs))
+        assert abs(numeric - analytic) <= atol + rtol * abs(numeric), (numeric, analytic)
+
+
+def _spd(batch, m):
+    a = RNG.standard_normal((batch, m, m))
+    return (a @ a.transpose(0, 2, 1) + m * np.eye(m)).astype(np.float32)
+
+
+@pytest.mark.parametrize("cell, ref", [(nn.MatDet(), np.linalg.det), (nn.MatInverse(), np.linalg.inv)])
+def test_spd_cells_against_numpy(cell, ref):
+    a = _spd(2, 3)
+    np.testing.assert_allclose(cell(Tensor(a)).asnumpy(), ref(a.astype(np.float64)), rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(ms.jit(lambda x: cell(x))(Tensor(a)).asnumpy(), cell(Tensor(a)).asnumpy(),
+                               rtol=1e-6, atol=1e-6)
+    cot = RNG.standard_normal(ref(a).shape).astype(np.float32)
+
+    def objective(x):  # symmetrised input: the gradient is taken on the SPD manifold's ambient space
+        return (cell((x + ms.ops.swapaxes(x, -1, -2)) * 0.5) * Tensor(cot)).sum()
+
+    _directional_check(objective, [a], eps=1e-2)
+
+
+def test_spd_cells_refuse_bad_input():
+    with pytest.raises(TypeError, match="MatDet"):
+        nn.MatDet()(Tensor(np.eye(2, dtype=np.int32)))
+    with pytest.raises(ValueError, match="MatInverse"):
+        nn.MatInverse()(Tensor(np.ones((2, 3), np.float32)))
+
+
+@pytest.mark.parametrize("nd", [2, 3])
+def test_fractional_max_pool_gradient(nd):
+    shape = (2, 2, 7, 8) if nd == 2 else (1, 2, 5, 6, 5)
+    x = RNG.permutation(np.prod(shape)).reshape(shape).astype(np.float32) * 0.1  # distinct: no ties
+    samples = Tensor(RNG.uniform(0, 1, (shape[0], shape[1], nd)).astype(np.float32))
+    cls = nn.FractionalMaxPool2d if nd == 2 else nn.FractionalMaxPool3d
+    cell = cls(2, output_size=(3,) * nd, return_indices=True, _random_samples=samples)
+    out, idx = cell(Tensor(x))
+    flat = x.reshape(shape[0], shape[1], -1)
+    got = np.take_along_axis(flat, idx.asnumpy().reshape(shape[0], shape[1], -1), 2)
+    np.testing.assert_array_equal(got.reshape(out.shape), out.asnumpy())  # values are the input at the indices
+    cot = Tensor(RNG.standard_normal(out.shape).astype(np.float32))
+    _directional_check(lambda t: (cell(t)[0] * cot).sum(), [x], eps=1e-2)  # piecewise linear, spacing 0.1
+    jout = ms.jit(lambda t: cell(t))(Tensor(x))
+    np.testing.assert_array_equal(jout[0].asnumpy(), out.asnumpy())
+    np.testing.assert_array_equal(jout[1].asnumpy(), idx.asnumpy())
+
+
+def test_fractional_max_pool_draws_samples_from_the_seed():
+    x = Tensor(RNG.standard_normal((2, 3, 9, 9)).astype(np.float32))
+    cell = nn.FractionalMaxPool2d(3, output_ratio=(0.5, 0.5))
+    ms.set_seed(5)
+    a = cell(x)
+    ms.set_seed(5)
+    b = cell(x)
+    assert a.shape == (2, 3, 4, 4)
+    np.testing.assert_array_equal(a.asnumpy(), b.asnumpy())
+
+
+def test_sampled_softmax_with_its_sampler():
+    w = RNG.standard_normal((20, 4)).astype(np.float32)
+    b = RNG.standard_normal(20).astype(np.float32)
+    labels = Tensor(np.array([[3], [7], [11]], np.int32))
+    x = RNG.standard_normal((3, 4)).astype(np.float32)
+    ms.set_seed(3)
+    per_example = nn.SampledSoftmaxLoss(5, 20, seed=2)(Tensor(w), Tensor(b), labels, Tensor(x))
+    ms.set_seed(3)
+    mean = nn.SampledSoftmaxLoss(5, 20, seed=2, reduction="mean")(Tensor(w), Tensor(b), labels, Tensor(x))
+    assert per_example.shape == (3,) and mean.shape == ()
+    assert np.all(per_example.asnumpy() > 0)
+    np.testing.assert_allclose(mean.asnumpy(), per_example.asnumpy().mean(), rtol=1e-6)
+
+
+def test_sampled_softmax_gradient():
+    sampled = (Tensor(np.array([1, 4, 6], np.int32)), Tensor(np.array([[0.4], [0.6]], np.float32)),
+               Tensor(np.array([0.3, 0.5, 0.45], np.float32)))
+    loss = nn.SampledSoftmaxLoss(3, 7, sampled_values=sampled, reduction="sum")
+    labels = Tensor(np.array([[0], [2]], np.int32))
+    xs = [RNG.standard_normal(s).astype(np.float32) for s in ((7, 4), (7,), (2, 4))]
+    _directional_check(lambda w, b, x: loss(w, b, labels, x), xs)
+
+
+def test_bidense_and_lppool_gradients():
+    cell = nn.BiDense(3, 2, 4)
+    xs = [RNG.standard_normal(s).astype(np.float32) for s in ((2, 5, 3), (2, 5, 2))]
+    cot = Tensor(RNG.standard_normal((2, 5, 4)).astype(np.float32))
+    _directional_check(lambda a, c: (cell(a, c) * cot).sum(), xs)
+    pool = nn.LPPool2d(2, 2)
+    x = RNG.uniform(0.5, 2.0, (1, 2, 4, 4)).astype(np.float32)
+    _directional_check(lambda t: pool(t).sum(), [x])
+
+
+def test_timedistributed_refuses_merging_the_time_axis_with_itself():
+    with pytest.raises(ValueError, match="reshape_with_axis"):
+        nn.TimeDistributed(nn.Dense(3, 2), time_axis=1, reshape_with_axis=1)(Tensor(np.ones((2, 3, 3), np.float32)))
+
+
+def test_ext_cells_are_the_mint_layers():
+    from sprout.mint import nn as mint_nn
+
+    assert nn.AvgPool2dExt is mint_nn.AvgPool2d and nn.LayerNormExt is mint_nn.LayerNorm
+    assert nn.PReLUExt is mint_nn.PReLU and nn.EmbeddingExt is mint_nn.Embedding
+    assert "DropoutExt" in dir(nn)
+    x = Tensor(RNG.standard_normal((1, 2, 4, 4)).astype(np.float32))
+    assert nn.MaxPool2dExt(2)(x).shape == (1, 2, 2, 2)
