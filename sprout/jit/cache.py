@@ -171,7 +171,7 @@ def explain_miss(new: CacheKey, old_keys: list[CacheKey], names: list[str]) -> s
         return f"the compile flags changed: {', '.join(changed)}"
     same_instance = [k for k in same_instance if k.flags == new.flags]
     new_parts = flat_components(new.args, names)
-    best, best_score = None, -1
+    best, best_score = None, float("-inf")  # a call with more or fewer *args than every earlier one scores < 0
     for k in same_instance:
         parts = flat_components(k.args, names)
         score = sum(1 for a, b in zip(parts, new_parts) if a == b) - abs(len(parts) - len(new_parts))

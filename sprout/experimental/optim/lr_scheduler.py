@@ -1,23 +1,21 @@
 """mindspore.experimental.optim.lr_scheduler: epoch-based learning-rate schedules that write the optimizer's
 per-group learning-rate Parameters (``optimizer.lrs``), with PyTorch's recursive (chainable) rules on ``step()``
-and closed forms on ``step(epoch)``, as MindSpore 2.10."""
+and closed forms on ``step(epoch)``, as MindSpore 2.10.
+
+As in MindSpore, the state is held in Parameters (``last_epoch`` is a Float32 Parameter) and every rule is written
+with tensor ops and selects, so ``step()`` runs the same eagerly, inside ``jit`` (AST or bytecode) and in a
+GRAPH_MODE ``construct``: a jitted training step can advance its own schedule."""
 from __future__ import annotations
 
 import math
-from bisect import bisect_right
 from collections import Counter
 
 import numpy as np
 
+from ... import dtype as mstype
 from ... import ops
-from ...core import dispatch
-from ...core.tensor import Tensor
+from ...core.tensor import Parameter, Tensor
 from .optimizer import Optimizer
-
-
-def _eager(owner: str) -> None:
-    if dispatch._builders:
-        raise RuntimeError(f"{owner}.step() runs eagerly: call it outside jit (between jitted training steps)")
 
 
 def _type(value, types, name, owner):
@@ -26,18 +24,36 @@ def _type(value, types, name, owner):
                         f"{type(value)}.")
 
 
+def f32(value) -> Tensor:
+    """A Float32 tensor of a Python number or a tensor."""
+    if isinstance(value, Tensor):
+        return value if value.dtype == mstype.float32 else ops.cast(value, mstype.float32)
+    return Tensor(np.float32(value))
+
+
+def where(cond, a, b) -> Tensor:
+    """select(cond, a, b) over Float32 scalars (Python numbers or tensors)."""
+    return ops.select(cond, f32(a), f32(b))
+
+
+def state(value, name: str) -> Parameter:
+    return Parameter(Tensor(np.float32(value)), name=name, requires_grad=False)
+
+
 def read_lrs(optimizer) -> list:
-    return [float(lr.asnumpy()) for lr in optimizer.lrs]
+    """The current learning rates as fresh tensors (not views of the Parameters the step is about to write)."""
+    return [ops.mul(lr, 1.0) for lr in optimizer.lrs]
 
 
 def write_lrs(optimizer, values) -> None:
     for lr, value in zip(optimizer.lrs, values):
-        ops.assign(lr, Tensor(np.float32(value)))
+        ops.assign(lr, f32(value))
 
 
 class LRScheduler:
-    """Base class: ``base_lrs`` (each group's ``initial_lr``), ``last_epoch``, ``step(epoch=None)`` writing the
-    values of ``get_lr()`` (or ``_closed_form(epoch)`` when an epoch is given) into the optimizer's ``lrs``."""
+    """Base class: ``base_lrs`` (each group's ``initial_lr``), ``last_epoch`` (a Float32 Parameter),
+    ``step(epoch=None)`` writing the values of ``get_lr()`` (or ``_closed_form()`` when an epoch is given) into the
+    optimizer's ``lrs``."""
 
     def __init__(self, optimizer, last_epoch=-1):
         if not isinstance(optimizer, Optimizer):
@@ -52,8 +68,7 @@ class LRScheduler:
                 raise KeyError(f"param 'initial_lr' is not specified in param_groups[{i}] when resuming an optimizer")
         self.optimizer = optimizer
         self.base_lrs = [float(g["initial_lr"]) for g in optimizer.param_groups]
-        self.last_epoch = last_epoch
-        self._step_count = 0
+        self.last_epoch = state(last_epoch, f"last_epoch_{type(self).__name__}")
         self._initial_step()
 
     def _initial_step(self):
@@ -67,19 +82,17 @@ class LRScheduler:
 
     def get_last_lr(self) -> list:
         """The learning rate of each group after the last step (scalar Float32 Tensors)."""
-        return [Tensor(lr.asnumpy().copy()) for lr in self.optimizer.lrs]
+        return read_lrs(self.optimizer)
 
     def _write(self, values) -> None:
         write_lrs(self.optimizer, values)
 
     def step(self, epoch=None):
-        _eager(type(self).__name__)
-        self._step_count += 1
         if epoch is None:
-            self.last_epoch += 1
+            ops.assign_add(self.last_epoch, f32(1.0))
             values = self.get_lr()
         else:
-            self.last_epoch = int(epoch)
+            ops.assign(self.last_epoch, f32(epoch))
             values = self._closed_form() if hasattr(self, "_closed_form") else self.get_lr()
         self._write(values)
         return True
@@ -96,10 +109,13 @@ class StepLR(LRScheduler):
 
     def get_lr(self):
         e = self.last_epoch
-        return [lr * (self.gamma if e != 0 and e % self.step_size == 0 else 1.0) for lr in self._lrs()]
+        hit = ops.logical_and(ops.ne(e, 0.0), ops.equal(ops.floor_mod(e, float(self.step_size)), 0.0))
+        k = where(hit, self.gamma, 1.0)
+        return [ops.mul(lr, k) for lr in self._lrs()]
 
     def _closed_form(self):
-        return [b * self.gamma ** (self.last_epoch // self.step_size) for b in self.base_lrs]
+        k = ops.pow(f32(self.gamma), ops.floor(ops.div(self.last_epoch, float(self.step_size))))
+        return [ops.mul(k, b) for b in self.base_lrs]
 
 
 class MultiStepLR(LRScheduler):
@@ -113,11 +129,18 @@ class MultiStepLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
-        return [lr * self.gamma ** self.milestones.get(self.last_epoch, 0) for lr in self._lrs()]
+        count = f32(0.0)
+        for m, times in self.milestones.items():
+            count = ops.add(count, where(ops.equal(self.last_epoch, float(m)), float(times), 0.0))
+        k = ops.pow(f32(self.gamma), count)
+        return [ops.mul(lr, k) for lr in self._lrs()]
 
     def _closed_form(self):
-        ms = sorted(self.milestones.elements())
-        return [b * self.gamma ** bisect_right(ms, self.last_epoch) for b in self.base_lrs]
+        passed = f32(0.0)  # bisect_right(sorted milestones, epoch): milestones at or before the epoch
+        for m, times in self.milestones.items():
+            passed = ops.add(passed, where(ops.ge(self.last_epoch, float(m)), float(times), 0.0))
+        k = ops.pow(f32(self.gamma), passed)
+        return [ops.mul(k, b) for b in self.base_lrs]
 
 
 class ConstantLR(LRScheduler):
@@ -132,12 +155,13 @@ class ConstantLR(LRScheduler):
 
     def get_lr(self):
         e = self.last_epoch
-        k = self.factor if e == 0 else 1.0 / self.factor if e == self.total_iters else 1.0
-        return [lr * k for lr in self._lrs()]
+        k = where(ops.equal(e, 0.0), self.factor,
+                  where(ops.equal(e, float(self.total_iters)), 1.0 / self.factor, 1.0))
+        return [ops.mul(lr, k) for lr in self._lrs()]
 
     def _closed_form(self):
-        done = self.last_epoch >= self.total_iters
-        return [b * (self.factor + done * (1 - self.factor)) for b in self.base_lrs]
+        k = where(ops.ge(self.last_epoch, float(self.total_iters)), 1.0, self.factor)
+        return [ops.mul(k, b) for b in self.base_lrs]
 
 
 class LinearLR(LRScheduler):
@@ -154,16 +178,16 @@ class LinearLR(LRScheduler):
 
     def get_lr(self):
         e, s, d = self.last_epoch, self.start_factor, self.end_factor - self.start_factor
-        if e == 0:
-            return [lr * s for lr in self._lrs()]
-        if e > self.total_iters:
-            return self._lrs()
-        return [lr * (1.0 + d / (self.total_iters * s + (e - 1) * d)) for lr in self._lrs()]
+        denominator = ops.add(ops.mul(ops.sub(e, 1.0), d), self.total_iters * s)
+        safe = where(ops.equal(denominator, 0.0), 1.0, denominator)  # only in the branches not taken
+        k = where(ops.equal(e, 0.0), s, where(ops.gt(e, float(self.total_iters)), 1.0, ops.add(ops.div(d, safe), 1.0)))
+        return [ops.mul(lr, k) for lr in self._lrs()]
 
     def _closed_form(self):
         d = self.end_factor - self.start_factor
-        return [b * (self.start_factor + d * min(self.total_iters, self.last_epoch) / self.total_iters)
-                for b in self.base_lrs]
+        done = ops.minimum(self.last_epoch, f32(float(self.total_iters)))
+        k = ops.add(ops.mul(done, d / self.total_iters), self.start_factor)
+        return [ops.mul(k, b) for b in self.base_lrs]
 
 
 class ExponentialLR(LRScheduler):
@@ -175,10 +199,12 @@ class ExponentialLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
-        return [lr * (1.0 if self.last_epoch == 0 else self.gamma) for lr in self._lrs()]
+        k = where(ops.equal(self.last_epoch, 0.0), 1.0, self.gamma)
+        return [ops.mul(lr, k) for lr in self._lrs()]
 
     def _closed_form(self):
-        return [b * self.gamma ** self.last_epoch for b in self.base_lrs]
+        k = ops.pow(f32(self.gamma), self.last_epoch)
+        return [ops.mul(k, b) for b in self.base_lrs]
 
 
 class PolynomialLR(LRScheduler):
@@ -193,15 +219,17 @@ class PolynomialLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
-        e, t = self.last_epoch, self.total_iters
-        if e == 0 or e > t:
-            return self._lrs()
-        k = ((1.0 - e / t) / (1.0 - (e - 1) / t)) ** self.power
-        return [lr * k for lr in self._lrs()]
+        e, t = self.last_epoch, float(self.total_iters)
+        keep = ops.logical_or(ops.equal(e, 0.0), ops.gt(e, t))
+        before = ops.sub(1.0, ops.div(ops.sub(e, 1.0), t))
+        ratio = ops.div(ops.sub(1.0, ops.div(e, t)), where(ops.equal(before, 0.0), 1.0, before))
+        k = where(keep, 1.0, ops.pow(ratio, self.power))
+        return [ops.mul(lr, k) for lr in self._lrs()]
 
     def _closed_form(self):
-        return [b * (1.0 - min(self.total_iters, self.last_epoch) / self.total_iters) ** self.power
-                for b in self.base_lrs]
+        t = float(self.total_iters)
+        k = ops.pow(ops.sub(1.0, ops.div(ops.minimum(self.last_epoch, f32(t)), t)), self.power)
+        return [ops.mul(k, b) for b in self.base_lrs]
 
 
 def _lambdas(optimizer, lr_lambda):
@@ -214,14 +242,15 @@ def _lambdas(optimizer, lr_lambda):
 
 
 class LambdaLR(LRScheduler):
-    """``base * lr_lambda(epoch)`` (one function, or one per group)."""
+    """``base * lr_lambda(epoch)`` (one function, or one per group); as in MindSpore the function receives the
+    epoch as a Float32 tensor."""
 
     def __init__(self, optimizer, lr_lambda, last_epoch=-1):
         self.lr_lambdas = _lambdas(optimizer, lr_lambda)
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
-        return [b * f(self.last_epoch) for f, b in zip(self.lr_lambdas, self.base_lrs)]
+        return [ops.mul(f32(f(self.last_epoch)), b) for f, b in zip(self.lr_lambdas, self.base_lrs)]
 
 
 class MultiplicativeLR(LRScheduler):
@@ -232,9 +261,8 @@ class MultiplicativeLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
-        if self.last_epoch > 0:
-            return [lr * f(self.last_epoch) for f, lr in zip(self.lr_lambdas, self._lrs())]
-        return self._lrs()
+        later = ops.gt(self.last_epoch, 0.0)
+        return [ops.mul(lr, where(later, f(self.last_epoch), 1.0)) for f, lr in zip(self.lr_lambdas, self._lrs())]
 
 
 class CosineAnnealingLR(LRScheduler):
@@ -247,17 +275,22 @@ class CosineAnnealingLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
-        e, t, m = self.last_epoch, self.T_max, self.eta_min
-        if e == 0:
-            return self._lrs()
-        if (e - 1 - t) % (2 * t) == 0:
-            return [lr + (b - m) * (1 - math.cos(math.pi / t)) / 2 for b, lr in zip(self.base_lrs, self._lrs())]
-        k = (1 + math.cos(math.pi * e / t)) / (1 + math.cos(math.pi * (e - 1) / t))
-        return [k * (lr - m) + m for lr in self._lrs()]
+        e, t, m = self.last_epoch, float(self.T_max), self.eta_min
+        restart = ops.equal(ops.floor_mod(ops.sub(e, 1.0 + t), 2.0 * t), 0.0)
+        now = ops.add(ops.cos(ops.mul(e, math.pi / t)), 1.0)
+        before = ops.add(ops.cos(ops.mul(ops.sub(e, 1.0), math.pi / t)), 1.0)
+        k = ops.div(now, where(ops.equal(before, 0.0), 1.0, before))
+        out = []
+        for b, lr in zip(self.base_lrs, self._lrs()):
+            bump = ops.add(lr, (b - m) * (1 - math.cos(math.pi / t)) / 2)
+            follow = ops.add(ops.mul(k, ops.sub(lr, m)), m)
+            out.append(ops.select(ops.equal(e, 0.0), lr, ops.select(restart, bump, follow)))
+        return out
 
     def _closed_form(self):
-        e, t, m = self.last_epoch, self.T_max, self.eta_min
-        return [m + (b - m) * (1 + math.cos(math.pi * e / t)) / 2 for b in self.base_lrs]
+        e, t, m = self.last_epoch, float(self.T_max), self.eta_min
+        k = ops.div(ops.add(ops.cos(ops.mul(e, math.pi / t)), 1.0), 2.0)
+        return [ops.add(ops.mul(k, b - m), m) for b in self.base_lrs]
 
 
 from .lr_scheduler_more import (  # noqa: E402,F401 - one module for users, two files
