@@ -125,3 +125,74 @@ def test_ext_cells_are_the_mint_layers():
     assert "DropoutExt" in dir(nn)
     x = Tensor(RNG.standard_normal((1, 2, 4, 4)).astype(np.float32))
     assert nn.MaxPool2dExt(2)(x).shape == (1, 2, 2, 2)
+
+
+def _wrap_fixture():
+    from pathlib import Path
+
+    import wrap_cases
+
+    with np.load(Path(__file__).parent / "fixtures" / "wrap_extra.npz") as data:
+        want = {k: data[k] for k in data.files}
+    return wrap_cases, want
+
+
+@pytest.mark.parametrize("mode", ["pynative", "graph"])
+def test_wrappers_match_mindspore(mode):
+    """tests/nn/wrap_cases.py run here (eagerly and in GRAPH_MODE) against MindSpore 2.10's outputs."""
+    from sprout import Parameter, ParameterTuple
+
+    cases, want = _wrap_fixture()
+    ms.set_context(mode=ms.GRAPH_MODE if mode == "graph" else ms.PYNATIVE_MODE)
+    try:
+        got = cases.run(nn, Tensor, Parameter, ParameterTuple, np)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    assert {f"{k}|{i}" for k, vs in got.items() for i in range(len(vs))} == set(want)
+    for key, values in got.items():
+        for i, v in enumerate(values):
+            np.testing.assert_allclose(v, want[f"{key}|{i}"], rtol=1e-5, atol=1e-6, err_msg=f"{key} output {i}")
+
+
+def test_jvp_vjp_cells():
+    """Values MindSpore 2.10 gives for f(x, y) = x^3 + y and g(x) = (x^3, 2x) at x = [1, 2], y = [3, 4]."""
+    class F(nn.Cell):
+        def construct(self, x, y):
+            return x ** 3 + y
+
+    class G(nn.Cell):
+        def construct(self, x):
+            return x ** 3, x * 2
+
+    x, y = Tensor(np.array([1.0, 2.0], np.float32)), Tensor(np.array([3.0, 4.0], np.float32))
+    v = Tensor(np.array([1.0, 0.5], np.float32))
+    out, jv = nn.Jvp(F())(x, y, (v, v))
+    np.testing.assert_allclose(out.asnumpy(), [4, 12])
+    np.testing.assert_allclose(jv.asnumpy(), [4, 6.5])
+    out, vj = nn.Vjp(F())(x, y, v)
+    np.testing.assert_allclose(vj[0].asnumpy(), [3, 6])
+    np.testing.assert_allclose(vj[1].asnumpy(), [1, 0.5])
+    out, jv = nn.Jvp(G())(x, v)
+    np.testing.assert_allclose(jv[0].asnumpy(), [3, 6])
+    np.testing.assert_allclose(jv[1].asnumpy(), [2, 1])
+    out, vj = nn.Vjp(G())(x, (v, v))
+    assert isinstance(vj, Tensor)
+    np.testing.assert_allclose(vj.asnumpy(), [5, 7])
+
+
+def test_wrapper_argument_checks():
+    with pytest.raises(TypeError, match="micro_size"):
+        nn.GradAccumulationCell(nn.ReLU(), 2.0)
+    with pytest.raises(ValueError, match="interleave_num"):
+        nn.MicroBatchInterleaved(nn.ReLU(), 0)
+    with pytest.raises(TypeError, match="weights"):
+        nn.ForwardValueAndGrad(nn.ReLU(), get_by_list=True)
+    with pytest.raises(TypeError, match="Parameter"):
+        nn.ParameterUpdate(Tensor(np.ones(2, np.float32)))
+    with pytest.raises(ValueError, match="divisible by 3"):
+        nn.GradAccumulationCell(nn.ReLU(), 3)(Tensor(np.ones((4, 2), np.float32)))
+    with pytest.raises(KeyError, match="nope"):
+        nn.PipelineCell(nn.SequentialCell([nn.ReLU()]), 2, stage_config={"nope": 0})
+    cell = nn.SequentialCell([nn.Dense(2, 2), nn.ReLU()])
+    nn.PipelineCell(cell, 2, stage_config={"0": 0, "1": 1})
+    assert cell[1].pipeline_stage == 1
