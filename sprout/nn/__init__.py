@@ -6,7 +6,7 @@ from .loss import (LossBase, L1Loss, MAELoss, MSELoss, RMSELoss, SmoothL1Loss,  
                    SoftmaxCrossEntropyWithLogits, CrossEntropyLoss, NLLLoss, BCELoss, BCEWithLogitsLoss)
 from .loss.loss_ext import *  # noqa: F401,F403
 from .loss.sampled import SampledSoftmaxLoss  # noqa: F401
-from .optim import (Optimizer, SGD, Momentum, Adam, AdamWeightDecay, RMSProp, Adagrad, ProximalAdagrad,  # noqa: F401
+from .optim import (Optimizer, SGD, Momentum, Adam, AdamOffload, AdamWeightDecay, RMSProp, Adagrad, ProximalAdagrad,  # noqa: F401
                     Adadelta, AdaMax, LazyAdam, FTRL, Lamb, LARS, ASGD, Rprop, AdaFactor)
 from .learning_rate_schedule import (LearningRateSchedule, ExponentialDecayLR, NaturalExpDecayLR,  # noqa: F401
                                      InverseDecayLR, CosineDecayLR, PolynomialDecayLR, WarmUpLR)

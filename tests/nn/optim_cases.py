@@ -41,6 +41,10 @@ CASES = [
      "{'params': params[1:]}], 0.1, 0.9)"),
     ("adam_gc_group", "nn.Adam([{'params': [params[0]], 'grad_centralization': True, 'weight_decay': 0.01}, "
      "{'params': params[1:]}], 0.01)"),
+    ("adam_offload", "nn.AdamOffload(params, learning_rate=0.01, weight_decay=0.05)"),
+    ("adam_offload_nesterov", "nn.AdamOffload(params, learning_rate=0.02, beta1=0.8, use_nesterov=True, "
+     "loss_scale=2.0)"),
+    ("adam_use_offload", "nn.Adam(params, learning_rate=0.01, use_offload=True)"),
 ]
 
 ERRORS = [
@@ -69,4 +73,6 @@ ERRORS = [
     ("optimizer_empty", "nn.RMSProp([])"),
     ("optimizer_negative_lr", "nn.RMSProp(params, learning_rate=-0.1)"),
     ("optimizer_loss_scale_zero", "nn.RMSProp(params, loss_scale=0.0)"),
+    ("adam_offload_locking_int", "nn.AdamOffload(params, use_locking=1)"),
+    ("adam_offload_beta2", "nn.AdamOffload(params, beta2=1.0)"),
 ]

@@ -2,6 +2,6 @@
 from .optimizer import Optimizer  # noqa: F401
 from .sgd import SGD  # noqa: F401
 from .momentum import Momentum  # noqa: F401
-from .adam import Adam, AdamWeightDecay  # noqa: F401
+from .adam import Adam, AdamOffload, AdamWeightDecay  # noqa: F401
 from .adaptive import RMSProp, Adagrad, ProximalAdagrad, Adadelta, AdaMax, LazyAdam, FTRL  # noqa: F401
 from .layerwise import Lamb, LARS, ASGD, Rprop, AdaFactor  # noqa: F401

@@ -26,8 +26,9 @@ class Adam(Optimizer):
                  use_nesterov=False, weight_decay=0.0, loss_scale=1.0, use_amsgrad=False, **kwargs):
         super().__init__(learning_rate, params, weight_decay, loss_scale)
         _check_betas(beta1, beta2, eps, "Adam")
-        if use_amsgrad or kwargs.get("use_lazy") or kwargs.get("use_offload"):
-            raise NotImplementedError("Adam: use_amsgrad, use_lazy and use_offload are not supported by sprout")
+        # use_offload keeps the moments in host memory and updates there: on a CPU framework that is this update
+        if use_amsgrad or kwargs.get("use_lazy"):
+            raise NotImplementedError("Adam: use_amsgrad and use_lazy are not supported by sprout")
         for name, v in (("use_locking", use_locking), ("use_nesterov", use_nesterov)):
             if not isinstance(v, bool):
                 raise TypeError(f"For 'Adam', '{name}' must be a bool, but got {type(v).__name__}.")
@@ -48,6 +49,18 @@ class Adam(Optimizer):
         for p, m, v, lr, g in zip(self.parameters, self.moment1, self.moment2, lrs, gradients):
             bind(K.ADAM, (p, m, v, b1p, b2p, lr, self.beta1, self.beta2, self.eps, g), attrs)
         return True
+
+
+class AdamOffload(Adam):
+    """Adam whose moments live in host memory and are updated on the CPU (MindSpore's AdamNoUpdateParam kernel
+    gives the step, added to the parameter): the same update as Adam; ``beta1_power``/``beta2_power`` have shape
+    (1,) as MindSpore's."""
+
+    def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-8, use_locking=False,
+                 use_nesterov=False, weight_decay=0.0, loss_scale=1.0):
+        super().__init__(params, learning_rate, beta1, beta2, eps, use_locking, use_nesterov, weight_decay, loss_scale)
+        self.beta1_power = Parameter(Tensor(np.ones(1, np.float32)), name="beta1_power", requires_grad=False)
+        self.beta2_power = Parameter(Tensor(np.ones(1, np.float32)), name="beta2_power", requires_grad=False)
 
 
 class AdamWeightDecay(Optimizer):
