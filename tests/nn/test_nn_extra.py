@@ -196,3 +196,23 @@ def test_wrapper_argument_checks():
     cell = nn.SequentialCell([nn.Dense(2, 2), nn.ReLU()])
     nn.PipelineCell(cell, 2, stage_config={"0": 0, "1": 1})
     assert cell[1].pipeline_stage == 1
+
+
+def _extra_cases():
+    from ms_cases import Fixture
+
+    fx = Fixture("extra")
+    return fx, fx.cases()
+
+
+_FX, _CASES = _extra_cases()
+
+
+@pytest.mark.parametrize("case", _CASES, ids=lambda c: c["key"])
+def test_extra_cases_under_bytecode_capture(case):
+    """The MindSpore fixtures of tests/nn/cases/extra.py again, forward and gradients through jit's bytecode
+    capture (test_ms_cases runs them eagerly and through AST capture)."""
+    from ms_cases import check_forward, check_grads
+
+    check_forward(_FX, case, run=lambda fn, xs: ms.jit(fn, capture_mode="bytecode")(*xs))
+    check_grads(_FX, case, wrap=lambda f: ms.jit(f, capture_mode="bytecode"))
