@@ -15,6 +15,10 @@ from ..ops import functional as F
 from .cell import Cell
 
 _AUTO_BUCKET_MB = 64  # MindSpore's "auto" all-reduce fusion threshold
+# "auto" fusion: a gradient of at least this many bytes is all-reduced alone, in its own buffer (no packing copy in,
+# no unpacking copy out); smaller ones share buckets (one collective's fixed cost instead of many). Chosen by
+# bench/bench_dist.py (W4 MLP, 2 ranks): one all-reduce per gradient beat one packed bucket at every batch.
+AUTO_ALONE_BYTES = 1 << 18
 
 
 def _fusion_ids(params: list, split_indices: list) -> list:
@@ -34,7 +38,8 @@ def _fusion_ids(params: list, split_indices: list) -> list:
 def plan_buckets(params: list, reduce_mask: list) -> list:
     """Lists of parameter positions reduced by one all-reduce each, in parameter order within a bucket:
     parameters with the same fusion id share buckets of at most the ``comm_fusion`` all-reduce threshold
-    (64 MB "auto", or the "size" MB given); ``openstate=False`` gives one all-reduce per gradient."""
+    (64 MB "auto", or the "size" MB given); ``openstate=False`` gives one all-reduce per gradient. In "auto" mode a
+    gradient of at least ``AUTO_ALONE_BYTES`` is reduced alone (the bucket choice never changes the values)."""
     fusion = context.get_auto_parallel_context("comm_fusion")
     cfg = fusion["allreduce"]
     split = context.get_auto_parallel_context("all_reduce_fusion_config")
@@ -48,7 +53,7 @@ def plan_buckets(params: list, reduce_mask: list) -> list:
         if not reduce_mask[i]:
             continue
         nbytes = int(np.prod(p.shape)) * 4  # reduced in float32
-        if not fusion["openstate"]:
+        if not fusion["openstate"] or (cfg["mode"] == "auto" and not split and nbytes >= AUTO_ALONE_BYTES):
             buckets.append([i])
             continue
         entry = open_by_id.get(ids[i])

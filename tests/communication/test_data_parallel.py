@@ -9,7 +9,7 @@ import pytest
 import sprout as ms
 from sprout import context, nn, ops
 from sprout.communication import get_group_size, get_rank, init, simulate
-from sprout.nn.grad_reducer import plan_buckets
+from sprout.nn.grad_reducer import AUTO_ALONE_BYTES, plan_buckets
 
 DP = context.ParallelMode.DATA_PARALLEL
 RNG = np.random.default_rng(0)
@@ -209,6 +209,13 @@ def test_bucket_plans():
     assert plan_buckets(ps, [True] * 4) == [[0, 1], [2, 3]]  # 16 bytes each, 32 bytes per bucket
     context.set_auto_parallel_context(comm_fusion={"openstate": False})
     assert plan_buckets(ps, [True] * 4) == [[0], [1], [2], [3]]
+    context.reset_auto_parallel_context()
+    # "auto": a gradient of AUTO_ALONE_BYTES or more is reduced alone (in place), the small ones share a bucket
+    big = AUTO_ALONE_BYTES // 4
+    mixed = _params(4, big, 4, 4, big - 1)
+    assert plan_buckets(mixed, [True] * 5) == [[0, 2, 3, 4], [1]]
+    context.set_auto_parallel_context(comm_fusion={"allreduce": {"mode": "size", "config": 64}})
+    assert plan_buckets(mixed, [True] * 5) == [[0, 1, 2, 3, 4]]  # a size the user chose packs everything
 
 
 def test_checkpoints_from_one_rank_in_a_shared_directory(tmp_path):
