@@ -91,6 +91,18 @@ def test_msrun_reports_the_failed_rank(tmp_path):
     assert "boom on rank 1" in res.stdout  # --join True shows the worker logs
 
 
+def test_parallel_optimizer_under_mpiexec_gives_the_weights_of_plain_data_parallel(tmp_path):
+    """Model.train of the unmodified script with enable_parallel_optimizer: real ReduceScatter / AllGather."""
+    for tag, extra in (("plain", []), ("sharded", ["parallel_optimizer"])):
+        cmd = ["mpiexec", "-n", "2", sys.executable, "-m", "sprout.run", str(SCRIPTS / "dp_train.py"),
+               str(tmp_path / tag), *extra]
+        res = run_job(cmd, 120, cwd=tmp_path)
+        assert res.returncode == 0, res.stdout + res.stderr
+    for r in (0, 1):
+        for a, b in zip(_load(tmp_path / f"plain_rank{r}.npz"), _load(tmp_path / f"sharded_rank{r}.npz")):
+            np.testing.assert_array_equal(a, b)
+
+
 @pytest.mark.slow
 def test_msrun_over_a_hostfile_and_per_node_launch_on_loopback(tmp_path):
     (tmp_path / "hosts").write_text("127.0.0.1:1\nlocalhost:1\n")
