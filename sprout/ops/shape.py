@@ -277,7 +277,8 @@ def _stop_gradient_impl(x):
 
 STOP_GRADIENT = register(Op("StopGradient", _stop_gradient_impl, _like_infer, lambda x, out, d: (None,),
                             "elementwise", fuse=_COPY))
-IDENTITY = register(Op("Identity", lambda x: x, _like_infer, lambda x, out, d: (d,), "elementwise",
+# a copy, as in MindSpore (and as its fused form above): an alias would follow later in-place writes to the input
+IDENTITY = register(Op("Identity", lambda x: np.array(x, copy=True), _like_infer, lambda x, out, d: (d,), "elementwise",
                        fuse=_COPY))
 
 from . import functional as F  # noqa: E402

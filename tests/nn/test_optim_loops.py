@@ -3,7 +3,7 @@ them only once a run has done enough large updates to repay the import."""
 import numpy as np
 import pytest
 
-from sprout.nn.optim import _kernels, _loops
+from sprout.ops import optim_kernels as _kernels, optim_loops as _loops
 
 
 def test_numba_import_is_deferred_until_it_pays():

@@ -1,4 +1,4 @@
-"""Op-table entries of the optimizer kernels in sprout/nn/optim/_kernels2.py (RMSProp, Adagrad, Adadelta, AdaMax,
+"""Op-table entries of the optimizer kernels in sprout/ops/optim_kernels2.py (RMSProp, Adagrad, Adadelta, AdaMax,
 FTRL, ProximalAdagrad, Lamb, ASGD, Rprop, AdaFactor): one update against a NumPy reference, in every mode."""
 import numpy as np
 

@@ -6,7 +6,7 @@ import numpy as np
 from ... import ops
 from ...core.dispatch import bind
 from ...core.tensor import Parameter, Tensor
-from . import _kernels as K
+from ...ops import optim_kernels as K
 from .optimizer import Optimizer, clone_state
 
 

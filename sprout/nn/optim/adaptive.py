@@ -8,8 +8,8 @@ from ... import ops
 from ...core.dispatch import bind
 from ...core.tensor import Parameter, Tensor
 from .. import _check as V
-from . import _kernels as K
-from . import _kernels2 as K2
+from ...ops import optim_kernels as K
+from ...ops import optim_kernels2 as K2
 from .adam import _check_betas
 from .optimizer import Optimizer, clone_state
 

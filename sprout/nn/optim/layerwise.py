@@ -7,7 +7,7 @@ from ... import ops
 from ...core.dispatch import bind
 from ...core.tensor import Parameter, ParameterTuple, Tensor
 from .. import _check as V
-from . import _kernels2 as K2
+from ...ops import optim_kernels2 as K2
 from .adam import _check_betas
 from .adaptive import _Prepared, _float
 from .optimizer import Optimizer, clone_state

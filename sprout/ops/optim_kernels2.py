@@ -1,12 +1,12 @@
-"""More fused in-place optimizer updates (one side-effect primitive per parameter, like _kernels.py): RMSProp
+"""More fused in-place optimizer updates (one side-effect primitive per parameter, like optim_kernels.py): RMSProp
 (plain and centered), Adagrad, Adadelta, AdaMax, FTRL, ProximalAdagrad, Lamb, ASGD, Rprop and AdaFactor.
 Formulas follow MindSpore's kernels (ApplyRMSProp, ApplyAdagrad, ... and the composite ASGD/Rprop/AdaFactor)."""
 from __future__ import annotations
 
 import numpy as np
 
-from ...core.op import Op, OpError, register
-from ...core.types import TensorType
+from ..core.op import Op, OpError, register
+from ..core.types import TensorType
 
 
 def _effect(name: str, impl, mutates: tuple, same: tuple = ()):

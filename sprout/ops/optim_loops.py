@@ -1,6 +1,6 @@
 """Optional one-pass loops (numba, the ``fast`` extra) for the two update kernels that are pure streaming:
 plain gradient descent and momentum. Without numba, or for small / non-contiguous / mixed-dtype arrays, the
-NumPy kernels in ``_kernels.py`` run instead; both give the same float results (no fast-math).
+NumPy kernels in ``optim_kernels.py`` run instead; both give the same float results (no fast-math).
 
 numba is not imported with sprout, nor by the first large update: importing it and loading the cached
 loops costs ~0.8 s of CPU (more wall time on a busy machine), while a loop saves ~0.1-1 ms per update of a

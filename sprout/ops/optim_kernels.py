@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core.op import Op, OpError, register
-from ...core.types import TensorType
-from . import _loops
+from ..core.op import Op, OpError, register
+from ..core.types import TensorType
+from . import optim_loops as _loops
 
 
 def _like_var(name: str):
