@@ -6,6 +6,13 @@ from .functional_shape import range, slice  # noqa: F401,A004  (builtin names: n
 from .primitive_classes import *  # noqa: F401,F403
 from .comm_classes import *  # noqa: F401,F403  (AllReduce, ReduceOp, ...: the collectives)
 from .classes_amp import FloatStatus  # noqa: F401
+from .communication import (P2POp, all_gather, all_gather_into_tensor, all_gather_object, all_reduce,  # noqa: F401
+                            all_to_all, all_to_all_single, barrier, batch_isend_irecv, broadcast,
+                            broadcast_object_list, destroy_process_group, gather_object, get_backend,
+                            get_global_rank, get_group_rank, get_process_group_ranks, get_rank, get_world_size,
+                            init_process_group, irecv, is_available, is_initialized, isend, new_group, recv,
+                            recv_object_list, reduce_scatter, reduce_scatter_tensor, scatter_object_list, send,
+                            send_object_list)  # MindSpore 2.10 exports its communication functions from ops too
 from .summary_ops import HistogramSummary, ImageSummary, ScalarSummary, TensorSummary  # noqa: F401
 from . import tensor_methods, tensor_methods_more, tensor_methods_inplace  # noqa: F401
 from . import operations  # noqa: F401
