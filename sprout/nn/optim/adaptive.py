@@ -1,5 +1,5 @@
 """Adaptive-rate optimizers: RMSProp (plain / centered), Adagrad, ProximalAdagrad, Adadelta, AdaMax, LazyAdam and
-FTRL, each one fused update primitive per parameter (optim/_kernels2.py) with MindSpore's state names."""
+FTRL, each one fused update primitive per parameter (ops/optim_kernels2.py) with MindSpore's state names."""
 from __future__ import annotations
 
 import numpy as np
