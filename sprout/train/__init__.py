@@ -14,7 +14,7 @@ from .lr import (piecewise_constant_lr, exponential_decay_lr, natural_exp_decay_
 from .serialization import save_checkpoint, load_checkpoint, load_param_into_net  # noqa: F401
 from .loss_scale_manager import LossScaleManager, FixedLossScaleManager, DynamicLossScaleManager  # noqa: F401
 from .model import Model  # noqa: F401
-from .callback import SummaryCollector  # noqa: F401
+from .callback import SummaryCollector, BackupAndRestore, OnRequestExit  # noqa: F401
 from .summary import SummaryRecord  # noqa: F401
 from .ckpt_convert import ckpt_to_safetensors, safetensors_to_ckpt  # noqa: F401
 from .dataset_helper import DatasetHelper, connect_network_with_dataset, data_sink  # noqa: F401

@@ -402,6 +402,7 @@ class Model:
         cb_params.cur_step_num = 0
         cb_params.list_callback = self._callback_list(callbacks)
         cb_params.network = self._network
+        cb_params.loss_fn = self._loss_fn
         self._clear_metrics()
         with _CallbackManager(cb_params.list_callback) as list_callback:
             return self._eval_process(valid_dataset, list_callback, cb_params)

@@ -6,7 +6,8 @@ from ._checkpoint import CheckpointConfig, ModelCheckpoint
 from ._early_stop import EarlyStopping, ReduceLROnPlateau
 from ._history import History, LambdaCallback, LearningRateScheduler
 from ._summary_collector import SummaryCollector
+from ._restore import BackupAndRestore, OnRequestExit
 
 __all__ = ["Callback", "RunContext", "LossMonitor", "TimeMonitor", "ProgressBar", "CheckpointConfig",
            "ModelCheckpoint", "EarlyStopping", "ReduceLROnPlateau", "History", "LambdaCallback",
-           "LearningRateScheduler", "SummaryCollector"]
+           "LearningRateScheduler", "SummaryCollector", "BackupAndRestore", "OnRequestExit"]
