@@ -57,7 +57,8 @@ class OnRequestExit(Callback):
     """Stop training or evaluation cleanly on request: the signal ``sig`` (default SIGTERM) or ``config_file``'s
     JSON key ``"GracefulExit"`` set to 1. The current step finishes; then the network is saved to
     ``directory/rank_{id}/{file_name}_train.ckpt`` (``_eval`` when evaluating; with ``save_mindir`` the forward
-    network also as MINDIR on the last batch's data) and Model stops. A run that finds the checkpoint at its start loads it first."""
+    network also as MINDIR on the last batch's data) and Model stops. A run that finds the checkpoint at its start
+    loads it first."""
 
     def __init__(self, save_ckpt=True, save_mindir=True, file_name="Net", directory="./", config_file=None,
                  sig=signal.SIGTERM):
