@@ -16,5 +16,6 @@ from .loss_scale_manager import LossScaleManager, FixedLossScaleManager, Dynamic
 from .model import Model  # noqa: F401
 from .callback import SummaryCollector, BackupAndRestore, OnRequestExit  # noqa: F401
 from .summary import SummaryRecord  # noqa: F401
+from .ckpt_async import load_checkpoint_async, async_ckpt_thread_status  # noqa: F401
 from .ckpt_convert import ckpt_to_safetensors, safetensors_to_ckpt  # noqa: F401
 from .dataset_helper import DatasetHelper, connect_network_with_dataset, data_sink  # noqa: F401

@@ -168,3 +168,17 @@ def test_mindspore_names_ratchet():
             importlib.import_module(f"sprout.{namespace}") if namespace else ms)
         missing = {n for n in listed if not hasattr(obj, n)}
         assert missing <= set(allowed[namespace]), (namespace or "ms", sorted(missing - set(allowed[namespace])))
+
+
+def test_load_checkpoint_async(tmp_path):
+    net = nn.Dense(2, 3)
+    path = str(tmp_path / "n.ckpt")
+    ms.save_checkpoint(net, path)
+    target = nn.Dense(2, 3)
+    pending = ms.load_checkpoint_async(path, net=target)
+    loaded = pending.result(timeout=60)
+    assert pending.done() and sorted(loaded) == ["bias", "weight"]
+    assert np.array_equal(target.weight.asnumpy(), net.weight.asnumpy())
+    with pytest.raises(ValueError):
+        ms.load_checkpoint_async(str(tmp_path / "missing.ckpt")).result(timeout=60)
+    assert ms.async_ckpt_thread_status() is False
