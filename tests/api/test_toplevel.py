@@ -182,3 +182,9 @@ def test_load_checkpoint_async(tmp_path):
     with pytest.raises(ValueError):
         ms.load_checkpoint_async(str(tmp_path / "missing.ckpt")).result(timeout=60)
     assert ms.async_ckpt_thread_status() is False
+
+
+def test_run_check_reports_success(capsys):
+    ms.run_check()
+    out = capsys.readouterr().out
+    assert "sprout version:" in out and "calculation is correct" in out and "platform [CPU]" in out
