@@ -88,9 +88,14 @@ class Tensor:
     def __init__(self, input_data=None, dtype=None, shape=None, init=None, const_arg=False, internal=False):
         dt = mstype.to_dtype(dtype) if dtype is not None else None
         if input_data is None:
-            if shape is None:
+            if shape is None and dt is None:
                 raise TypeError("Tensor: give input_data, or shape and dtype (with init)")
-            shape = (shape,) if isinstance(shape, int) else tuple(shape)
+            shape = (shape,) if isinstance(shape, int) else (None if shape is None else tuple(shape))
+            if init is None and (shape is None or None in shape or -1 in shape):
+                from . import placeholder  # a shape-only declaration: Tensor(shape=[None, 3], dtype=...)
+
+                placeholder.make(self, shape, dt or mstype.float32)
+                return
             if init is not None and hasattr(init, "init_data"):
                 self._data = init.init_data(shape, dt or mstype.float32)
                 return

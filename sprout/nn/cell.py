@@ -10,7 +10,7 @@ from ..core import dispatch
 from ..core import hooks as _hooks
 from ..core.tensor import Parameter, ParameterTuple, Tensor
 from .. import dtype as mstype
-from . import _call, _precision
+from . import _call, _precision, _set_inputs
 from ._cell_extras import CellExtras, init_extras
 
 _flags = context._flags  # read once per call: the mode switch lives in context.py
@@ -82,6 +82,8 @@ class Cell(CellExtras):
         elif _flags["mode"] == context.GRAPH_MODE:
             if not self._plain:
                 _call.check_graph_mode_hooks(self)
+            if self._dynamic_inputs is not None:
+                _set_inputs.check(self._dynamic_inputs[0], args)
             from ..jit.api import run_cell_graph_mode  # graph mode belongs to the compiler
 
             if self._amp_policy is not None:
@@ -382,7 +384,8 @@ class Cell(CellExtras):
         return getattr(cfg, "jit_config_dict", cfg)
 
     def set_inputs(self, *inputs, **kwargs) -> None:
-        """Record the (possibly dynamic-shape) inputs graph mode should compile for."""
+        """Declare the inputs (Tensors, or shape-only ``Tensor(shape=[None, ...], dtype)``) GRAPH_MODE calls must fit:
+        each call is checked against them (dtype, rank, static dims), as in MindSpore."""
         self.__dict__["_dynamic_inputs"] = (inputs, kwargs)
 
     def get_inputs(self):
