@@ -28,10 +28,19 @@ ALIASES: dict[str, str] = {
     "mindspore.train.loss_scale_manager": "sprout.train",
     "mindspore.profiler": "sprout.profiler",
     "mindspore.nn.wrap.grad_reducer": "sprout.nn.grad_reducer",
-    "mindspore.nn.wrap.cell_wrapper": "sprout.nn.wrap",
     "mindspore.parallel.shard": "sprout.parallel.spmd",
     "mindspore.parallel.algo_parameter_config": "sprout.context",
 }
+# MindSpore's nn modules by file (``from mindspore.nn.layer.activation import get_activation``): sprout keeps those
+# names in other files, so each maps to the namespace that holds them all (nn, or nn.optim).
+ALIASES.update({f"mindspore.nn.layer.{m}": "sprout.nn" for m in (
+    "activation", "basic", "channel_shuffle", "combined", "container", "conv", "dense", "embedding", "image", "math",
+    "normalization", "padding", "pooling", "rnn_cells", "rnns", "timedistributed", "transformer")})
+ALIASES.update({f"mindspore.nn.optim.{m}": "sprout.nn.optim" for m in (
+    "ada_grad", "adadelta", "adafactor", "adamax", "asgd", "ftrl", "lamb", "lars", "lazyadam", "proximal_ada_grad",
+    "rmsprop", "rprop")})
+ALIASES.update({"mindspore.nn.wrap.cell_wrapper": "sprout.nn", "mindspore.nn.wrap.loss_scale": "sprout.nn.loss_scale",
+                "mindspore.nn.grad": "sprout.nn.wrap_extra", "mindspore.nn.grad.cell_grad": "sprout.nn.wrap_extra"})
 
 # top-level names MindSpore has that sprout keeps in a submodule: name -> (module, attribute or None)
 EXTRAS: dict[str, tuple[str, str | None]] = {

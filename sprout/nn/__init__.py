@@ -35,11 +35,14 @@ _METRICS = ("Accuracy", "BleuScore", "ConfusionMatrix", "ConfusionMatrixMetric",
 # MindSpore's nn.<Name>Ext cells are the mint.nn layers (the same classes); sprout.mint imports nn, so lazily.
 _EXT = {"AvgPool1dExt": "AvgPool1d", "AvgPool2dExt": "AvgPool2d", "AvgPool3dExt": "AvgPool3d",
         "Dropout2dExt": "Dropout2d", "DropoutExt": "Dropout", "EmbeddingExt": "Embedding", "LayerNormExt": "LayerNorm",
-        "LogSoftmaxExt": "LogSoftmax", "MaxPool2dExt": "MaxPool2d", "PReLUExt": "PReLU"}
+        "LogSoftmaxExt": "LogSoftmax", "MaxPool2dExt": "MaxPool2d", "PReLUExt": "PReLU",
+        # defined in MindSpore's nn.layer.activation / nn.layer.basic but not exported by its nn (so not in dir())
+        "SoftmaxExt": "Softmax", "UpsampleExt": "Upsample", "UnfoldExt": "Unfold", "Fold": "Fold"}
+_LAYER_MODULE_ONLY = {"SoftmaxExt", "UpsampleExt", "UnfoldExt", "Fold"}
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_DYNAMIC_LR) | set(_METRICS) | set(_EXT))
+    return sorted(set(globals()) | set(_DYNAMIC_LR) | set(_METRICS) | (set(_EXT) - _LAYER_MODULE_ONLY))
 
 
 def __getattr__(name):

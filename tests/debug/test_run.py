@@ -122,3 +122,27 @@ def test_in_process_alias():
             import mindspore.rewrite  # noqa: F401
     finally:
         run.uninstall_alias()
+
+
+def test_mindspore_nn_modules_by_file():
+    """MindSpore's nn submodules (code imports names from the file that defines them) resolve to the sprout
+    namespace holding those names."""
+    from sprout import run
+
+    run.install_alias()
+    try:
+        from mindspore.nn.layer.activation import get_activation
+        from mindspore.nn.layer.basic import Dense, UnfoldExt
+        from mindspore.nn.layer.pooling import LPPool2d, FractionalMaxPool2d  # noqa: F401
+        from mindspore.nn.optim.rmsprop import RMSProp
+        from mindspore.nn.wrap.cell_wrapper import ForwardValueAndGrad, WithLossCell  # noqa: F401
+        from mindspore.nn.grad.cell_grad import Jvp  # noqa: F401
+
+        import sprout
+        assert get_activation is sprout.nn.get_activation and Dense is sprout.nn.Dense
+        assert RMSProp is sprout.nn.RMSProp and UnfoldExt is sprout.mint.nn.Unfold
+        assert "Fold" not in dir(sprout.nn)  # only in MindSpore's layer module, not its nn namespace
+        with pytest.raises(ModuleNotFoundError, match="thor"):
+            import mindspore.nn.optim.thor  # noqa: F401
+    finally:
+        run.uninstall_alias()
