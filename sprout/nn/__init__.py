@@ -12,7 +12,7 @@ from .learning_rate_schedule import (LearningRateSchedule, ExponentialDecayLR, N
                                      InverseDecayLR, CosineDecayLR, PolynomialDecayLR, WarmUpLR)
 from .wrap import WithLossCell, WithEvalCell, WithGradCell, TrainOneStepCell  # noqa: F401
 from .wrap_extra import (ForwardValueAndGrad, GradAccumulationCell, PipelineCell, MicroBatchInterleaved,  # noqa: F401
-                         ParameterUpdate, Jvp, Vjp)
+                         ParameterUpdate, VirtualDatasetCellTriple, Jvp, Vjp)
 from .grad_reducer import DistributedGradReducer  # noqa: F401
 from .graph_cell import GraphCell  # noqa: F401
 from .loss_scale import (DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell,  # noqa: F401

@@ -1,5 +1,4 @@
-"""More wrappers: ForwardValueAndGrad, GradAccumulationCell, PipelineCell, MicroBatchInterleaved, ParameterUpdate,
-and the deprecated Jvp/Vjp cells (over ops.jvp/ops.vjp)."""
+"""More wrappers: ForwardValueAndGrad, micro-batch accumulation cells, ParameterUpdate, Jvp/Vjp cells."""
 from __future__ import annotations
 
 from types import FunctionType, MethodType
@@ -129,6 +128,18 @@ class ParameterUpdate(Cell):
     def construct(self, x):
         ops.assign(self._param, x)
         return x
+
+
+class VirtualDatasetCellTriple(Cell):
+    """``backbone(a, b, c)``: MindSpore's (deprecated) auto-parallel marker for a three-input dataset; the virtual
+    dataset split it marks is the identity in one process."""
+
+    def __init__(self, backbone):
+        super().__init__(auto_prefix=False)
+        self._backbone = backbone
+
+    def construct(self, a, b, c):
+        return self._backbone(a, b, c)
 
 
 class Jvp(Cell):

@@ -1,10 +1,10 @@
-"""Fractional max pooling (2-D and 3-D) as a composite: window starts from the random samples, one gather, argmax.
+"""Fractional max pooling (2-D and 3-D) as a composite: window starts from the random samples, one gather, argmax."""
 
-Along an axis of size n pooled to m outputs with window k, output i starts at
-floor((i + u) * a) - floor(u * a) with a = (n - k) / (m - 1) and u the sample of that (batch, channel) plane in
-[0, 1); the last window starts at n - k. Every window of every output is gathered from the flattened plane (the
-flat index is what the op returns as indices), the first maximum of each window wins, and the values are taken
-with gather_elements at that index so gradients reach the winning element only."""
+# Along an axis of size n pooled to m outputs with window k, output i starts at floor((i + u) * a) - floor(u * a)
+# with a = (n - k) / (m - 1) and u the sample of that (batch, channel) plane in [0, 1); the last window starts at
+# n - k. Every window of every output is gathered from the flattened plane (the flat index is what the op returns
+# as indices), the first maximum of each window wins, and the values are taken with gather_elements at that index
+# so gradients reach the winning element only.
 from __future__ import annotations
 
 from .. import dtype as mstype

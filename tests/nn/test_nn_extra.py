@@ -198,6 +198,17 @@ def test_wrapper_argument_checks():
     assert cell[1].pipeline_stage == 1
 
 
+def test_virtual_dataset_cell_triple_passes_the_three_inputs():
+    class Sum3(nn.Cell):
+        def construct(self, a, b, c):
+            return a + 2 * b + 3 * c
+
+    x = [Tensor(np.full(2, v, np.float32)) for v in (1.0, 2.0, 3.0)]
+    wrapped = nn.VirtualDatasetCellTriple(Sum3())
+    np.testing.assert_array_equal(wrapped(*x).asnumpy(), [14.0, 14.0])
+    np.testing.assert_array_equal(ms.jit(lambda *a: wrapped(*a))(*x).asnumpy(), [14.0, 14.0])
+
+
 def _extra_cases():
     from ms_cases import Fixture
 
