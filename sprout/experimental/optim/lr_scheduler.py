@@ -1,10 +1,9 @@
 """mindspore.experimental.optim.lr_scheduler: epoch-based learning-rate schedules that write the optimizer's
 per-group learning-rate Parameters (``optimizer.lrs``), with PyTorch's recursive (chainable) rules on ``step()``
-and closed forms on ``step(epoch)``, as MindSpore 2.10.
-
-As in MindSpore, the state is held in Parameters (``last_epoch`` is a Float32 Parameter) and every rule is written
-with tensor ops and selects, so ``step()`` runs the same eagerly, inside ``jit`` (AST or bytecode) and in a
-GRAPH_MODE ``construct``: a jitted training step can advance its own schedule."""
+and closed forms on ``step(epoch)``, as MindSpore 2.10."""
+# As in MindSpore, the state is held in Parameters (``last_epoch`` is a Float32 Parameter) and every rule is written
+# with tensor ops and selects, so ``step()`` runs the same eagerly, inside ``jit`` (AST or bytecode) and in a
+# GRAPH_MODE ``construct``: a jitted training step can advance its own schedule.
 from __future__ import annotations
 
 import math
