@@ -39,6 +39,9 @@ ALIASES.update({f"mindspore.nn.layer.{m}": "sprout.nn" for m in (
 ALIASES.update({f"mindspore.nn.optim.{m}": "sprout.nn.optim" for m in (
     "ada_grad", "adadelta", "adafactor", "adamax", "asgd", "ftrl", "lamb", "lars", "lazyadam", "proximal_ada_grad",
     "rmsprop", "rprop")})
+ALIASES.update({f"mindspore.experimental.optim.{m}": "sprout.experimental.optim" for m in (
+    "adadelta", "adagrad", "adamax", "adamw", "asgd", "nadam", "radam", "rmsprop", "rprop", "sgd")})
+ALIASES.update({f"mindspore.mint.optim.{m}": "sprout.mint.optim" for m in ("adam", "adamw", "fused_adamw", "sgd")})
 ALIASES.update({"mindspore.nn.wrap.cell_wrapper": "sprout.nn", "mindspore.nn.wrap.loss_scale": "sprout.nn.loss_scale",
                 "mindspore.nn.grad": "sprout.nn.wrap_extra", "mindspore.nn.grad.cell_grad": "sprout.nn.wrap_extra"})
 

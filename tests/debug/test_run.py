@@ -137,10 +137,14 @@ def test_mindspore_nn_modules_by_file():
         from mindspore.nn.optim.rmsprop import RMSProp
         from mindspore.nn.wrap.cell_wrapper import ForwardValueAndGrad, WithLossCell  # noqa: F401
         from mindspore.nn.grad.cell_grad import Jvp  # noqa: F401
+        from mindspore.experimental.optim.adamw import AdamW
+        from mindspore.experimental.optim.adam import Adam  # noqa: F401
+        from mindspore.mint.optim.sgd import SGD
 
         import sprout
         assert get_activation is sprout.nn.get_activation and Dense is sprout.nn.Dense
         assert RMSProp is sprout.nn.RMSProp and UnfoldExt is sprout.mint.nn.Unfold
+        assert AdamW is sprout.experimental.optim.AdamW and SGD is sprout.mint.optim.SGD
         assert "Fold" not in dir(sprout.nn)  # only in MindSpore's layer module, not its nn namespace
         with pytest.raises(ModuleNotFoundError, match="thor"):
             import mindspore.nn.optim.thor  # noqa: F401
