@@ -222,8 +222,8 @@ class MultiFieldEmbeddingLookup(EmbeddingLookup):
             absent = ops.broadcast_to(ops.equal(ops.reshape(weights, (-1, 1)), 0), tuple(emb.shape))
             emb = ops.select(absent, ops.full_like(emb, -3.402823466e38), emb)  # rows of weight 0 never win
             merged = ops.unsorted_segment_max(emb, fields, segments)
-            present = ops.cast(ops.ne(ops.unsorted_segment_sum(magnitude, fields, segments), 0), emb.dtype)
-            merged = ops.mul(merged, ops.expand_dims(present, -1))
+            present = ops.ne(ops.expand_dims(ops.unsorted_segment_sum(magnitude, fields, segments), -1), 0)
+            merged = ops.select(ops.broadcast_to(present, tuple(merged.shape)), merged, ops.zeros_like(merged))
         else:
             merged = ops.unsorted_segment_sum(emb, fields, segments)
             if self.operator == "MEAN":
