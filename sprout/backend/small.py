@@ -9,11 +9,14 @@ from ..ir.graph import Const, Graph, Var
 from .kernels import COUNTERS, load_kernel, numba_available, scalar_lines
 
 # A group of tiny arrays costs one NumPy dispatch (~0.3-1 us) per op; one numba call costs about one dispatch.
-# numba itself costs ~0.5-1 s of CPU to import and each kernel ~0.1-0.5 s to compile the first time (then it is
-# loaded from the on-disk cache in ~10 ms). So a group runs as plain NumPy (the same code O0 generates) for its
-# first TIER_UP_CALLS calls and only then loads its kernel: a graph called that often is a training or
-# inference loop, and the one-off cost is repaid within the run; a graph called a few times never loads numba.
-TIER_UP_CALLS = 200
+# Loading a kernel costs (CPU, measured for W7b's 200-op chain, load 11): 0.5 s in a process that has not imported
+# numba yet with the kernel in the disk cache (import + LLVM start-up), 1.0 s when it must also be compiled; a
+# kernel compiled in a process that already runs numba costs ~0.1-0.5 s, loaded from the cache ~10 ms. So a
+# group runs as plain NumPy (the code O0 generates) for its first TIER_UP_CALLS calls and only then loads its
+# kernel: a graph called that often is a training or inference loop that repays the one-off cost (W7b saves
+# ~130 us per call), and a script calling a graph a few hundred times never imports numba for it. The same
+# threshold as the optimizer's numba loops (nn/optim/_loops.py IMPORT_AFTER).
+TIER_UP_CALLS = 1000
 
 _FLOATS = (np.float32, np.float64)
 
