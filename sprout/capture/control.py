@@ -4,6 +4,7 @@ on concrete predicates and trace both branches / the body on symbolic ones, join
 front-end's converted code; the op records live in ``ops/control.py``."""
 from __future__ import annotations
 
+import contextlib
 
 import numpy as np
 
@@ -155,6 +156,25 @@ def cond(pred, then_fn, else_fn, *operands, names=None, loc=None):
     if not is_symbolic(pred):
         return then_fn(*operands) if truth(pred, loc) else else_fn(*operands)
     loc = loc or user_loc(2)
+    with _traced("both branches of the tensor if", loc):
+        return _symbolic_cond(pred, then_fn, else_fn, operands, names, loc)
+
+
+@contextlib.contextmanager
+def _traced(what: str, loc):
+    """A Python error raised by user code while tracing a branch or loop body that this call may never run
+    (eagerly the code would not fail) gets a note saying why it ran (once, innermost)."""
+    try:
+        yield
+    except Exception as exc:
+        noted = any(n.startswith("sprout:") for n in getattr(exc, "__notes__", ()))
+        if not isinstance(exc, JitSyntaxError) and not noted:
+            exc.add_note(f"sprout: raised while tracing {what} at {loc}; graph mode traces every branch and loop "
+                         "body, also those this call does not run (as MindSpore's GRAPH mode compiles them)")
+        raise
+
+
+def _symbolic_cond(pred, then_fn, else_fn, operands, names, loc):
     pred = _predicate(pred, loc)
     op_leaves: list = []
     op_spec = flatten(operands, op_leaves, _is_tensor)
@@ -331,7 +351,9 @@ def while_loop(cond_fn, body_fn, init, *, names=None, live_out=None, loc=None) -
         if not truth(t, loc):
             return state
         state = tuple(body_fn(*state))
-    return _symbolic_while(cond_fn, body_fn, state, names, live_out, loc or user_loc(2))
+    loc = loc or user_loc(2)
+    with _traced("the body of the tensor while", loc):
+        return _symbolic_while(cond_fn, body_fn, state, names, live_out, loc)
 
 
 def _symbolic_while(cond_fn, body_fn, state, names, live_out, loc):

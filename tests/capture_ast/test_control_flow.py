@@ -245,3 +245,34 @@ def test_return_inside_a_tensor_while_loop():
         return -x, x.sum()
     for v in (0.5, 20.0, 200.0):
         assert_same(ms.jit(f)(T(v, v)), f(T(v, v)))
+
+
+def test_error_in_a_body_this_call_does_not_run_names_the_traced_construct():
+    """Graph mode traces every branch and loop body (as MindSpore's GRAPH mode compiles them): a Python error in a
+    closure called only inside a tensor ``while`` that never runs is raised under jit, with a note saying why the
+    body ran (fuzz seeds 50429/50477: eager returns, jit raises; an intended graph-mode difference)."""
+    def f(x):
+        v = x * 2
+
+        def g(z):
+            v = v + z  # noqa: F823 -- read before assignment, on purpose
+            return v
+
+        while x.sum() > 100:
+            x = g(x)
+        return x
+
+    def h(x):
+        def g(z):
+            return z[7]  # an IndexError when it runs
+        if x.sum() > 100:
+            x = g(x)
+        return x
+
+    assert_same(f(T(1.0, 2.0)), T(1.0, 2.0))
+    for fn, exc, what in ((f, UnboundLocalError, "the body of the tensor while"),
+                          (h, IndexError, "both branches of the tensor if")):
+        with pytest.raises(exc) as info:
+            ms.jit(fn)(T(1.0, 2.0))
+        notes = getattr(info.value, "__notes__", [])
+        assert len(notes) == 1 and what in notes[0] and "test_control_flow.py" in notes[0], notes

@@ -360,7 +360,9 @@ class Statements:
         r = self.r
         shape = self.pick_shape()
         name = self.name("g")
-        inner = sc.child(in_main=False, loop=False)
+        # the enclosing function's tensors are read-only in the closure: assigning one would make it a local of
+        # the closure, read before assignment (UnboundLocalError whenever the closure runs: seeds 50429, 50477)
+        inner = sc.child(in_main=False, loop=False, frozen=(sc.frozen | set(sc.tensors)) - {"z"})
         if r.random() < 0.4:
             inner.tensors["z"] = shape
             st = Stmt("line", f"{name} = lambda z: {{0}}", [self.texpr(inner, shape, 2)])

@@ -2,6 +2,7 @@
 owning area in the reason; the fixer removes the marker. Each program runs eagerly and in the named jit mode
 through the fuzz harness (two input sets; gradients for the grad checks)."""
 import numpy as np
+import pytest
 
 import sprout as ms
 
@@ -51,6 +52,7 @@ def test_fuzz_1():
 
 SRC_1 = '''\
 import numpy as np
+import pytest
 import sprout as ms
 from sprout import Parameter, Tensor, nn, ops
 
@@ -69,6 +71,7 @@ def test_fuzz_2():
 
 SRC_2 = '''\
 import numpy as np
+import pytest
 import sprout as ms
 from sprout import Parameter, Tensor, nn, ops
 
@@ -110,6 +113,7 @@ def test_fuzz_4():
 
 SRC_4 = '''\
 import numpy as np
+import pytest
 import sprout as ms
 from sprout import Parameter, Tensor, nn, ops
 
@@ -162,6 +166,7 @@ def test_fuzz_5():
 
 SRC_5 = '''\
 import numpy as np
+import pytest
 import sprout as ms
 from sprout import Parameter, Tensor, nn, ops
 
@@ -184,6 +189,7 @@ def test_fuzz_6():
 
 SRC_6 = '''\
 import numpy as np
+import pytest
 import sprout as ms
 from sprout import Parameter, Tensor, nn, ops
 
@@ -223,6 +229,7 @@ def test_fuzz_7():
 
 SRC_7 = '''\
 import numpy as np
+import pytest
 import sprout as ms
 from sprout import Parameter, Tensor, nn, ops
 
@@ -596,4 +603,52 @@ def f(y):
         y = y
     ops.assign_add(y, ops.sin(y) * 2)
     return y * 3
+""", [0.25, 0.75, 1.25, 0.5], "y", (0,))
+
+
+@pytest.mark.xfail(strict=True, reason="fuzz-21: open, bytecode capture / PIJit (capture)")
+def test_fuzz_21():
+    """fwd under bytecode (seed 50586; also under ast when LAX runs the function as host segments through PIJit,
+    e.g. with a ``float(t)`` in it): a helper writes a Parameter, calls a function that takes the Parameter as an
+    argument and has a tensor ternary, and returns the Parameter; ``ops.assign_add(p0, h1())`` then ``h1()``: the
+    second call's write read ``p0`` without the first ``assign_add`` (jit [3, 4], eager [5, 7])."""
+    _all_agree(SRC_21, [], [("fwd", "bytecode"), ("grad_of_jit", "bytecode"), ("jit_of_grad", "bytecode")])
+
+
+SRC_21 = _prog("""
+p0 = Parameter(Tensor(np.array([1.0, 2.0], np.float32)), name='p0')
+
+
+def h0(a):
+    return (ops.ones((2,)) if (ops.ones(()) >= 0.5) else ops.ones((2,)))
+
+
+def h1():
+    ops.assign_add(p0, ops.ones((2,)))
+    a = h0(p0)
+    return p0
+
+
+def f():
+    ops.assign_add(p0, h1())
+    return h1()
+""", [0.25, 0.75], "", ())
+
+
+@pytest.mark.xfail(strict=True, reason="fuzz-22: open, bytecode capture / PIJit segment gradients (capture)")
+def test_fuzz_22():
+    """grad_of_jit under bytecode (seed 3323): ``x = ops.tanh(y); if ops.ones(()) < 0.5: pass; ops.assign(x, ...);
+    return x``: eager (and MindSpore's Assign bprop: the variable gets ``dout``) gives dy = W * (1 - tanh(y)^2),
+    PIJit 0 (the graph break at the tensor ``if`` puts the write in a second segment)."""
+    _all_agree(SRC_22, [("y", "tensor", [0.99, 0.39, -0.36, 2.04], [-0.04, 0.39, 1.17, -2.33])],
+               [("grad_of_jit", "bytecode")])
+
+
+SRC_22 = _prog("""
+def f(y):
+    x = ops.tanh(y)
+    if (ops.ones(()) < 0.5):
+        pass
+    ops.assign(x, ops.ones((4,)))
+    return x
 """, [0.25, 0.75, 1.25, 0.5], "y", (0,))
