@@ -249,6 +249,13 @@ def syntax_level_override() -> str | None:
     return level
 
 
+def jit_syntax_level(*preferred: str | None) -> str:
+    """The syntax level a compile uses, resolved in one place for AST jit entries and PIJit segments alike:
+    ``MS_DEV_JIT_SYNTAX_LEVEL`` when set, else the first non-empty ``preferred`` level (a decorator's, a Cell's
+    jit_config), else ``set_context(jit_syntax_level=...)``."""
+    return syntax_level_override() or next((p for p in preferred if p), None) or _flags["jit_syntax_level"]
+
+
 def get_context(key: str) -> Any:
     if key not in _flags:
         raise ValueError(f"get_context: unknown context option {key!r}")

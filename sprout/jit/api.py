@@ -195,8 +195,8 @@ class JitFunction:
         jit_config, else the context's (``jit_level``, then ``jit_config``, then O1; ``jit_syntax_level``)."""
         cfg = (getattr(instance, "jit_config_dict", None) or {}) if self.cell_config else {}
         level = self.opts["jit_level"] or cfg.get("jit_level") or _pipeline.default_level()
-        syntax = (self.opts["syntax_level"] if self.opts["fullgraph"] else None) or context.syntax_level_override() \
-            or self.opts["syntax_level"] or cfg.get("jit_syntax_level") or context._flags["jit_syntax_level"]
+        syntax = (self.opts["syntax_level"] if self.opts["fullgraph"] else None) or \
+            context.jit_syntax_level(self.opts["syntax_level"], cfg.get("jit_syntax_level"))
         return Flags(self.opts["capture_mode"], level, syntax, self.opts["dynamic"], dispatch.current_policy())
 
     @property

@@ -126,3 +126,26 @@ def test_custom_bprop_of_a_cell_that_writes_a_parameter_weights(check, mode):
     """The same with the gradient w.r.t. the written Parameter requested (``weights=[net.p]``)."""
     src = SRC_BPROP_WRITES.replace("weights=None", "weights=[net.p]")
     assert_agrees(src, ARGS_BPROP_WRITES, check=check, mode=mode, weights=["net.p"])
+
+
+# ---- one syntax level for AST jit entries and PIJit segments -------------------------------------------------
+@pytest.mark.parametrize("env", [None, "0", "1", "2"])
+@pytest.mark.parametrize("ctx", ["STRICT", "LAX"])
+def test_pijit_segments_resolve_the_syntax_level_as_ast_entries_do(monkeypatch, env, ctx):
+    """PIJit's segment flags read set_context's level and ignored ``MS_DEV_JIT_SYNTAX_LEVEL`` (which AST jit entries
+    honour, as MindSpore does): both now resolve it through ``context.jit_syntax_level``."""
+    def f(x):
+        return x * 2
+
+    if env is None:
+        monkeypatch.delenv("MS_DEV_JIT_SYNTAX_LEVEL", raising=False)
+    else:
+        monkeypatch.setenv("MS_DEV_JIT_SYNTAX_LEVEL", env)
+    ms.set_context(jit_syntax_level=ctx)
+    want = {None: ctx, "0": "STRICT", "1": "COMPATIBLE", "2": "LAX"}[env]
+    pijit = ms.jit(f, capture_mode="bytecode")
+    x = Tensor(np.array([1.0, 2.0], np.float32))
+    np.testing.assert_allclose(pijit(x).asnumpy(), [2.0, 4.0])
+    assert pijit.rt.resolve_flags().syntax_level == want
+    assert ms.jit(f).flags().syntax_level == want
+    assert ms.context.jit_syntax_level() == want

@@ -35,7 +35,7 @@ _FLAG_TABLES = 8   # entry tables kept per runtime, one per resolved SegmentFlag
 
 class SegmentFlags(NamedTuple):
     """The resolved settings a captured segment bakes in: its pipeline level (the decorator's, else the
-    context's), the context's syntax level (AST-jitted callees are converted with it) and the
+    context's), the syntax level (``context.jit_syntax_level()``: AST-jitted callees are converted with it) and the
     mixed-precision policy active at the call (its casts are recorded into the graph)."""
 
     jit_level: str
@@ -285,9 +285,10 @@ class CodeRuntime:
     # -- flags
     def resolve_flags(self) -> SegmentFlags:
         ctx = _CONTEXT_FLAGS
-        if not ctx:  # the context's level and syntax level, read once after each set_context
-            ctx += (default_level(), context.get_context("jit_syntax_level"))
-        return SegmentFlags(self.jit_level or ctx[0], ctx[1], dispatch.current_policy())
+        if not ctx:  # the context's level, read once after each set_context
+            ctx.append(default_level())
+        # the syntax level as AST jit entries resolve it (MS_DEV_JIT_SYNTAX_LEVEL, read at each call, beats the context)
+        return SegmentFlags(self.jit_level or ctx[0], context.jit_syntax_level(), dispatch.current_policy())
 
     def use_flags(self, flags: SegmentFlags) -> None:
         """Make the entries captured under ``flags`` current (none yet: a miss explained by the change)."""
