@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 
 from ..core import dispatch
 from ..core.hooks import call_user
+from ..core.host import HostGradientError
 from ..core.pytree import MutableFloat, MutableInt
 from ..core.tensor import Parameter, Tensor
 from ..ir.builder import Tracer
@@ -96,7 +97,14 @@ class GradResult:
             senses = _flatten_tensors(sens, [])
             if len(senses) != len(outs):
                 raise ValueError(f"grad: sens has {len(senses)} tensors but the function returned {len(outs)}")
-        table = self.tape.backward(outs, senses)
+        try:
+            table = self.tape.backward(outs, senses)
+        except HostGradientError as exc:
+            raise RuntimeError(f"grad: the output of {self.fn_name} depends on its inputs through NumPy: a tensor "
+                               f"computed from them left for NumPy ({exc.how}) and came back as a new Tensor, and "
+                               "gradients do not flow through NumPy (dropping that path would give a different "
+                               "gradient). Compute it with sprout ops, or make it a constant with ops.stop_gradient "
+                               "before it leaves.") from None
 
         def pick(t):
             g = table.get(id(t))

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtype as mstype
+from . import host as _host
 from . import printing
 
 
@@ -70,6 +71,18 @@ def _escaped(t, how: str) -> None:
             tape.escapes.append(how)
 
 
+def _host_reentry(t, data) -> None:
+    """``t`` was built from a host value of a recorded tensor: tapes holding that tensor record the step, and a
+    gradient reaching it is an error (it cannot pass through NumPy; before, it was silently dropped)."""
+    found = _host.source_of(data)
+    if found is None:
+        return
+    src, how = found
+    for tape in _tapes:
+        if tape.is_live(src):
+            tape.record_custom((src,), t, _host.no_gradient(how))
+
+
 def _will_write(t) -> None:
     """``t``'s value is about to change: gradient tapes holding it keep the value they read."""
     from . import dispatch
@@ -102,6 +115,10 @@ class Tensor:
             self._data = np.zeros(shape, (dt or mstype.float32).np)
             return
         self._data = _to_array(input_data, dt)
+        if self._data.__class__ is _host.HostArray:  # a tensor holds plain arrays
+            self._data = self._data.view(np.ndarray)
+        if _tapes:
+            _host_reentry(self, input_data)
 
     # ---- metadata -------------------------------------------------------------------------
     @property
@@ -143,12 +160,12 @@ class Tensor:
     # ---- host access ------------------------------------------------------------------------
     def asnumpy(self) -> np.ndarray:
         if _tapes:  # a gradient cannot flow through NumPy: tapes note the escape (autodiff.api reports it)
-            _escaped(self, "asnumpy()")
+            return _host.hand_out(self, self._data, "asnumpy()", _tapes)
         return self._data
 
     def numpy(self) -> np.ndarray:
         if _tapes:
-            _escaped(self, "numpy()")
+            return _host.hand_out(self, self._data, "numpy()", _tapes)
         return self._data
 
     def __array__(self, dtype=None, copy=None):
@@ -165,6 +182,8 @@ class Tensor:
         return self._data.item(index)
 
     def tolist(self):
+        if _tapes:
+            return _host.hand_out(self, self._data.tolist(), "tolist()", _tapes)
         return self._data.tolist()
 
     def __len__(self) -> int:

@@ -83,7 +83,7 @@ def _through_numpy(a):
 
 @pytest.mark.parametrize("mode", MODES)
 def test_gradient_through_asnumpy(mode):
-    with pytest.raises(RuntimeError, match=r"output of '_through_numpy' does not depend .*asnumpy\(\)"):
+    with pytest.raises(RuntimeError, match=r"output of '_through_numpy' depends on its inputs through NumPy.*asnumpy"):
         _runners(ops.grad)[mode](_through_numpy, Tensor(X))
     # a host conversion next to a differentiable output (logging) is fine
     def logs(a):

@@ -27,7 +27,9 @@ def make_cases(ms) -> dict:
             return fn
         return deco
 
-    @case(t(1.0, 2.0, 3.0), grad=True, strict="JitAttributeError")
+    # no gradient comparison: the gradient would pass through NumPy (an error in sprout, eager and jit alike;
+    # tests/fuzz/test_regressions_capture.py)
+    @case(t(1.0, 2.0, 3.0), strict="JitAttributeError")
     def asnumpy_in_graph(x):
         y = x * 2
         a = y.asnumpy()

@@ -15,13 +15,14 @@ from ...core.tensor import Parameter, Tensor
 from ...core.types import TensorType
 from ...ir.builder import GraphBuilder, Tracer
 from ...core.errors import is_library
+from ...core.host import HostList
 from . import py311
 from .executor import UNBOUND, Frame, Handlers, Return
 from .guards import SymIter, path_key
 
 SCALARS = (int, float, bool, str, bytes, complex, type(None), type(Ellipsis), range, slice)
 _PLAIN = (Tensor, Tracer, tuple, list, dict) + SCALARS  # results the exit recipes rebuild by themselves
-OPAQUE = (np.ndarray, np.generic, BaseException, types.TracebackType, types.GeneratorType)
+OPAQUE = (np.ndarray, np.generic, BaseException, types.TracebackType, types.GeneratorType, HostList)
 HOST_METHODS = {"asnumpy", "numpy", "item", "tolist", "__array__", "__bool__", "__int__", "__float__",
                 "__index__", "__repr__", "__str__", "__format__", "assign_value", "set_data", "set_dtype"}
 PURE_BUILTINS = {"len", "isinstance", "issubclass", "range", "tuple", "list", "dict", "zip", "enumerate", "min",
