@@ -62,6 +62,7 @@ from .jit.inline import lazy_inline, no_inline  # noqa: F401
 from .nn.recompute import recompute  # noqa: F401
 from .train import BackupAndRestore, OnRequestExit  # noqa: F401
 from .run_check import run_check  # noqa: F401
+from . import device_context, hal  # noqa: F401
 from .train.ckpt_async import load_checkpoint_async, async_ckpt_thread_status  # noqa: F401
 from .train.ckpt_convert import ckpt_to_safetensors, safetensors_to_ckpt  # noqa: F401
 from .train.dataset_helper import DatasetHelper, connect_network_with_dataset, data_sink  # noqa: F401
