@@ -12,7 +12,7 @@ import runpy
 import sys
 import types
 
-__all__ = ["install_alias", "uninstall_alias", "resolve", "main", "ALIASES", "EXTRAS"]
+__all__ = ["install_alias", "uninstall_alias", "resolve", "main", "ALIASES", "FAMILIES", "EXTRAS"]
 
 # MindSpore module -> sprout module, where the names differ (everything else maps mindspore.X -> sprout.X).
 ALIASES: dict[str, str] = {
@@ -44,6 +44,15 @@ ALIASES.update({f"mindspore.experimental.optim.{m}": "sprout.experimental.optim"
 ALIASES.update({f"mindspore.mint.optim.{m}": "sprout.mint.optim" for m in ("adam", "adamw", "fused_adamw", "sgd")})
 ALIASES.update({"mindspore.nn.wrap.cell_wrapper": "sprout.nn", "mindspore.nn.wrap.loss_scale": "sprout.nn.loss_scale",
                 "mindspore.nn.grad": "sprout.nn.wrap_extra", "mindspore.nn.grad.cell_grad": "sprout.nn.wrap_extra"})
+
+# MindSpore's op implementation modules (mindspore.ops.operations.nn_ops / math_ops / comm_ops / _inner_ops ...,
+# mindspore.ops.function.nn_func / math_func ...): sprout exports all those names from sprout.ops, so any submodule of
+# these roots maps there (`from mindspore.ops.operations.nn_ops import ReLU`; a name sprout lacks is a plain
+# "cannot import name" ImportError)
+FAMILIES: dict[str, str] = {
+    "mindspore.ops.operations": "sprout.ops",
+    "mindspore.ops.function": "sprout.ops",
+}
 
 # top-level names MindSpore has that sprout keeps in a submodule: name -> (module, attribute or None)
 EXTRAS: dict[str, tuple[str, str | None]] = {
@@ -79,8 +88,17 @@ def resolve(fullname: str) -> str:
     except (ImportError, ValueError, AttributeError):
         spec = None
     if spec is None:
-        raise _not_provided(fullname)
+        family = _family(fullname)
+        if family is None:
+            raise _not_provided(fullname)
+        return FAMILIES[family]
     return candidate
+
+
+def _family(fullname: str) -> str | None:
+    """The FAMILIES root ``fullname`` lies below (None when it lies below none)."""
+    roots = [root for root in FAMILIES if fullname.startswith(root + ".")]
+    return max(roots, key=len) if roots else None
 
 
 def _top_level() -> types.ModuleType:
@@ -114,6 +132,25 @@ def _top_level() -> types.ModuleType:
     return mod
 
 
+def _family_root(name: str, target: types.ModuleType) -> types.ModuleType:
+    """``mindspore.ops.operations`` & co.: a module named as MindSpore names it, delegating to ``target``, so that
+    ``from mindspore.ops.operations import math_ops`` looks for the submodule under the MindSpore name (where
+    FAMILIES answers it) rather than under the sprout module's own name."""
+    mod = types.ModuleType(name, target.__doc__)
+
+    def __getattr__(attr: str):
+        try:
+            return getattr(target, attr)
+        except AttributeError:
+            raise AttributeError(f"module {name!r} (sprout: {target.__name__}) has no attribute {attr!r}") from None
+
+    mod.__getattr__ = __getattr__
+    mod.__dir__ = lambda: dir(target)
+    mod.__path__ = []
+    mod.__sprout__ = target
+    return mod
+
+
 class _AliasLoader(importlib.abc.Loader):
     """Hands back the existing sprout module (keeping its own ``__spec__``)."""
 
@@ -121,6 +158,8 @@ class _AliasLoader(importlib.abc.Loader):
         target = spec.loader_state
         if target == "sprout":
             return _top_level()
+        if spec.name in FAMILIES:
+            return _family_root(spec.name, importlib.import_module(target))
         module = importlib.import_module(target)
         spec.loader_state = (target, module.__spec__)
         if spec.submodule_search_locations is not None and not hasattr(module, "__path__"):
@@ -141,7 +180,8 @@ class MindSporeFinder(importlib.abc.MetaPathFinder):
             return None
         sprout_name = resolve(fullname)
         package = True if sprout_name == "sprout" else (hasattr(importlib.import_module(sprout_name), "__path__")
-                                                         or any(k.startswith(fullname + ".") for k in ALIASES))
+                                                         or any(k.startswith(fullname + ".") for k in ALIASES)
+                                                         or fullname in FAMILIES or _family(fullname) is not None)
         return importlib.machinery.ModuleSpec(fullname, _LOADER, origin=f"alias of {sprout_name}",
                                               loader_state=sprout_name, is_package=package)
 

@@ -115,7 +115,7 @@ def test_in_process_alias():
 
         import sprout
         assert mnn is sprout.nn
-        assert P is sprout.ops.primitive_classes
+        assert P.__sprout__ is sprout.ops.primitive_classes and P.ReLU is sprout.ops.ReLU  # a family root
         assert mindspore.Tensor is sprout.Tensor
         assert sprout.nn.__spec__.name == "sprout.nn"     # the alias does not rename sprout's modules
         with pytest.raises(ModuleNotFoundError, match="mindspore.rewrite"):
@@ -150,3 +150,38 @@ def test_mindspore_nn_modules_by_file():
             import mindspore.nn.optim.thor  # noqa: F401
     finally:
         run.uninstall_alias()
+
+
+DEEP = textwrap.dedent("""
+    import numpy as np
+    from mindspore.ops.operations import *  # first: ops has a Dense primitive too
+    from mindspore.nn.layer.basic import Dense
+    from mindspore.nn.layer.normalization import BatchNorm2d
+    from mindspore.nn.layer.activation import get_activation
+    from mindspore.ops.operations.nn_ops import ReLU
+    from mindspore.ops.operations import math_ops as M
+    from mindspore.ops.operations.comm_ops import AllReduce
+    from mindspore.ops.function.nn_func import relu
+    from mindspore.nn.wrap.loss_scale import TrainOneStepWithLossScaleCell
+    import mindspore as ms
+    x = ms.Tensor(np.array([[-1.0, 2.0]], np.float32))
+    assert Dense(2, 3)(x).shape == (1, 3) and ReLU()(x).asnumpy().tolist() == [[0.0, 2.0]]
+    assert M.Add()(x, x).asnumpy().tolist() == [[-2.0, 4.0]] and relu(x).asnumpy().tolist() == [[0.0, 2.0]]
+    assert Mul()(x, x).asnumpy().tolist() == [[1.0, 4.0]]  # from the star import
+    assert BatchNorm2d and get_activation("relu") and AllReduce and TrainOneStepWithLossScaleCell
+    try:
+        from mindspore.nn.layer.basic import NoSuchLayer
+    except ImportError as e:
+        print("ImportError:", e)
+""")
+
+
+def test_mindspore_implementation_module_paths(tmp_path):
+    """Deep MindSpore module paths (mindspore.nn.layer.basic, mindspore.ops.operations.nn_ops, ...) resolve to
+    sprout's flat namespaces; a name sprout lacks is a plain ImportError naming it."""
+    script = tmp_path / "deep.py"
+    script.write_text(DEEP)
+    out = subprocess.run([sys.executable, "-m", "sprout.run", str(script)], capture_output=True, text=True,
+                         timeout=300, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    assert "cannot import name 'NoSuchLayer'" in out.stdout
