@@ -46,7 +46,7 @@ from . import onnx  # noqa: F401
 from . import log  # noqa: F401
 from . import debug  # noqa: F401
 from .profiler import Profiler  # noqa: F401
-from .common.tensor_api import tensor, from_numpy, from_dlpack, to_dlpack  # noqa: F401
+from .common.tensor_api import tensor, from_numpy, from_dlpack, to_dlpack, frombuffer, swap_tensors  # noqa: F401
 from .dtype import (int_, float_, uint, number, string, list_, tuple_, type_none, tensor_type,  # noqa: F401,A004
                     TensorType, Type, long, short, byte, ubyte, ushort, intc, intp, uintc, uintp,
                     dtype_to_pytype, get_py_obj_dtype)

@@ -188,3 +188,23 @@ def test_run_check_reports_success(capsys):
     ms.run_check()
     out = capsys.readouterr().out
     assert "sprout version:" in out and "calculation is correct" in out and "platform [CPU]" in out
+
+
+def test_frombuffer_and_swap_tensors():
+    buf = bytearray(np.arange(6, dtype=np.float32).tobytes())
+    t = ms.frombuffer(buf, ms.float32, count=3, offset=8)
+    assert t.asnumpy().tolist() == [2.0, 3.0, 4.0]
+    buf[8:12] = np.float32(9).tobytes()
+    assert t.asnumpy()[0] == 9.0  # shares the buffer's memory
+    assert ms.frombuffer(bytes(8), ms.int32).asnumpy().tolist() == [0, 0]
+    for bad in ({"count": -2}, {"offset": 24}, {"count": 7}):
+        with pytest.raises(RuntimeError):
+            ms.frombuffer(buf, ms.float32, **bad)
+    a, b = ms.Tensor([1.0, 2.0]), ms.Tensor([3, 4, 5])
+    ids = id(a), id(b)
+    ms.swap_tensors(a, b)
+    assert a.asnumpy().tolist() == [3, 4, 5] and b.asnumpy().tolist() == [1.0, 2.0] and (id(a), id(b)) == ids
+    with pytest.raises(RuntimeError):
+        ms.swap_tensors(a, ms.Parameter(ms.Tensor([1.0]), name="p"))
+    with pytest.raises(TypeError):
+        ms.swap_tensors(a, 1)
