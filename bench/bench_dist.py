@@ -1,6 +1,7 @@
 """Distributed figures (issue 12): data-parallel W4 MLP step (784-512-512-10, SGD, softmax CE) on 2 ranks vs one
-process at the same global batch, the gradient all-reduce per step (one bucket vs one all-reduce per tensor, and
-the bare in-place MPI all-reduce of the same bytes), collective overhead over raw mpi4py, and the wall time of
+process at the same global batch, the gradient all-reduce per step (default buckets vs one bucket vs one
+all-reduce per tensor, and the bare in-place MPI all-reduce of the same bytes), the local CPU cost of each bucketing
+(one process, CPU time: usable on a loaded machine), collective overhead over raw mpi4py, and the wall time of
 launching 2 workers that init() and all-reduce once, and a semi-auto parallel (``shard``) MLP step: batch split
 only, and MatMuls split Megatron-style (column then row), against one process.
 Run: python bench/bench_dist.py [--steps 60] [--only dp,...]
@@ -89,6 +90,41 @@ def _dp_worker(batch: int, steps: int, fusion: int) -> dict:
         every = collective.allgather_object(out, "hccl_world_group")
         out = {k: max(e[k] for e in every) for k in out}  # the time of a step is the slowest rank's
     return out if r == 0 else {}
+
+
+def _reducer_worker(batch: int, steps: int, _unused: int) -> dict:
+    """CPU time (process_time, robust to a shared machine) of the W4 DP step in one process, data parallel over a
+    world of one: what each bucketing costs locally (packing, scaling, unpacking), without any communication."""
+    import sprout as ms
+    from sprout import context, nn
+    from sprout.communication import init
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    init()
+    configs = {"default": {}, "one bucket": {"comm_fusion": {"allreduce": {"mode": "size", "config": 64}}},
+               "per tensor": {"comm_fusion": {"openstate": False}}, "no reducer": None}
+    rng = np.random.default_rng(0)
+    x = ms.Tensor(rng.standard_normal((batch, 784)).astype(np.float32))
+    y = ms.Tensor(rng.integers(0, 10, batch).astype(np.int32))
+    cells = {}
+    for name, cfg in configs.items():
+        context.reset_auto_parallel_context()
+        if cfg is not None:
+            context.set_auto_parallel_context(parallel_mode="data_parallel", gradients_mean=True, **cfg)
+        ms.set_seed(0)
+        net = nn.SequentialCell([nn.Dense(784, 512), nn.ReLU(), nn.Dense(512, 512), nn.ReLU(), nn.Dense(512, 10)])
+        loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+        cells[name] = nn.TrainOneStepCell(nn.WithLossCell(net, loss), nn.SGD(net.trainable_params(), 0.01))
+    for _ in range(5):
+        for cell in cells.values():
+            cell(x, y)
+    samples: dict = {name: [] for name in cells}
+    for _ in range(steps):  # interleaved, so a change of load hits every variant alike
+        for name, cell in cells.items():
+            t0 = time.process_time()
+            cell(x, y)
+            samples[name].append(time.process_time() - t0)
+    return {name: statistics.median(v) for name, v in samples.items()}
 
 
 def _shard_worker(batch: int, steps: int, split: int) -> dict:
@@ -216,6 +252,16 @@ def bench_shard(steps: int) -> list:
     return rows
 
 
+def bench_reducer(steps: int) -> None:
+    print("| W4 DP step, 1 process, 1 thread, CPU time (reducer over a world of one) | default buckets | one bucket "
+          "| all-reduce per tensor | no reducer |")
+    print("|" + " --- |" * 5)
+    for batch in (256, 1024):
+        res = _job(_worker_cmd("reducer", batch, steps, 0), threads=1)
+        print(f"| batch {batch} | " + " | ".join(_ms(res[k]) for k in ("default", "one bucket", "per tensor",
+                                                                        "no reducer")) + " |")
+
+
 def bench_latency(steps: int) -> None:
     res = _job(["mpiexec", "-n", "2"] + _worker_cmd("latency", steps, 0, 0), threads=1)
     print("| all-reduce (2 ranks) | raw mpi4py in place | sprout ops.AllReduce (checked, eager) | overhead |")
@@ -275,6 +321,8 @@ def main():
         kind, a, b, c = sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
         if kind == "shard":
             out = _shard_worker(a, b, c)
+        elif kind == "reducer":
+            out = _reducer_worker(a, b, c)
         else:
             out = _dp_worker(a, b, c) if kind == "dp" else _latency_worker(a)
         if out:
@@ -282,7 +330,7 @@ def main():
         return
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--steps", type=int, default=60)
-    p.add_argument("--only", default="dp,latency,launch,failures,shard")
+    p.add_argument("--only", default="reducer,dp,latency,launch,failures,shard")
     args = p.parse_args()
     only = set(args.only.split(","))
     print(f"load before: {os.getloadavg()[0]:.2f} (1-min average), {os.cpu_count()} cores")
@@ -292,6 +340,8 @@ def main():
         bench_latency(args.steps)
     if "failures" in only:
         bench_failures(3)
+    if "reducer" in only:
+        bench_reducer(args.steps)
     if "dp" in only:
         bench_dp(args.steps)
     if "shard" in only:
