@@ -14,6 +14,8 @@ from . import _call, _precision, _set_inputs
 from ._cell_extras import CellExtras, init_extras
 
 _flags = context._flags  # read once per call: the mode switch lives in context.py
+_GRAPH_MODE = context.GRAPH_MODE
+_builders = dispatch._builders  # the graph builders (a list dispatch mutates in place, never rebinds)
 
 
 def _generated_name(name) -> bool:
@@ -69,9 +71,18 @@ class Cell(CellExtras):
         return self
 
     def __call__(self, *args, **kwargs):
+        # the common path (no hooks, bprop, precision policy or shard; no graph being built; PyNative) checks
+        # one instance flag and two globals; everything else is in _call_special
+        if self._plain and not _builders and _flags["mode"] != _GRAPH_MODE:
+            if kwargs:
+                return self.construct(*args, **kwargs)
+            return self.construct(*args)
+        return self._call_special(args, kwargs)
+
+    def _call_special(self, args: tuple, kwargs: dict):
         if self._shard is not None and not kwargs:
             return self._shard(*args)
-        if dispatch._builders:
+        if _builders:
             hook = _hooks.callee  # an AST capture is tracing: a user construct is converted as its caller is
             if hook is not None:
                 fn = hook(self)
@@ -79,7 +90,7 @@ class Cell(CellExtras):
                     if self._amp_policy is not None:
                         return _precision.call_with(self._amp_policy, fn, args, kwargs)
                     return fn(*args, **kwargs)
-        elif _flags["mode"] == context.GRAPH_MODE:
+        elif _flags["mode"] == _GRAPH_MODE:
             if not self._plain:
                 _call.check_graph_mode_hooks(self)
             if self._dynamic_inputs is not None:
@@ -132,9 +143,11 @@ class Cell(CellExtras):
         return out
 
     def _refresh_plain(self) -> None:
+        """``_plain``: calls take __call__'s common path (nothing but construct runs). Whoever sets a hook, a
+        precision policy or ``_shard`` on the instance calls this."""
         self.__dict__["_plain"] = not (self._has_bprop or self._forward_pre_hooks or self._forward_hooks
                                        or self._backward_hooks or self._backward_pre_hooks
-                                       or self._amp_policy is not None)
+                                       or self._amp_policy is not None or self._shard is not None)
 
     # ---- hooks (PyNative only) -------------------------------------------------------------------
     def register_forward_pre_hook(self, hook_fn, *, prepend: bool = False, with_kwargs: bool = False):

@@ -9,6 +9,7 @@ from ..core import dispatch as _dispatch
 from ..core.dispatch import bind
 from ..core.tensor import Tensor
 from . import elementwise as E, linalg as L, reduce as R, shape as S
+from ._binary_call import binary_function
 from ._infer import check_alloc, check_axis, check_dims, fmt_shape, norm_axes
 from .indexing import GETITEM, GETITEM_GRAD, GETITEM_GRAD_LIKE, SETITEM, split_index
 
@@ -73,29 +74,7 @@ _NO_ATTRS: dict = {}  # shared and never mutated: saves building a dict per call
 
 
 def _binary(prim):
-    name = prim.name
-
-    def fn(input, other):  # noqa: A002 - MindSpore's argument name
-        # fast paths: two plain tensors of one dtype, or a float tensor and a Python number, need no promotion
-        if input.__class__ is Tensor:
-            oc = other.__class__
-            if oc is Tensor:
-                if input._data.dtype is other._data.dtype:
-                    return bind(prim, (input, other), _NO_ATTRS)
-            elif (oc is float or oc is int) and input._data.dtype.kind == "f":
-                return bind(prim, (input, other), _NO_ATTRS)
-        a, b = _bin(input, other, name)
-        return bind(prim, (a, b), _NO_ATTRS)
-
-    def reflected(self, other):
-        """``other OP self`` for the Tensor's ``__rOP__``: a Python number on the left."""
-        oc = other.__class__
-        if (oc is float or oc is int) and self.__class__ is Tensor and self._data.dtype.kind == "f":
-            return bind(prim, (other, self), _NO_ATTRS)
-        return fn(other, self)
-
-    fn.reflected = reflected
-    return fn
+    return binary_function(prim, _bin, _NO_ATTRS)
 
 
 add = _binary(E.ADD)

@@ -244,6 +244,7 @@ def semi_auto_network(network) -> None:
     if context.get_auto_parallel_context("parallel_mode") in _SHARD_MODES and management.get_group_size() > 1 \
             and network.__dict__.get("_shard") is None:
         network.__dict__["_shard"] = Shard(network, None)
+        network._refresh_plain()  # a sharded cell leaves Cell.__call__'s common path
 
 
 def _mirrored(t):
@@ -320,6 +321,7 @@ def cell_shard(cell, in_strategy, out_strategy, parameter_plan, device, level) -
         logger.warning("Cell.shard: %s is already configured; the new strategy replaces it", type(cell).__name__)
     if management.get_group_size() > 1:
         cell.__dict__["_shard"] = sharded
+        cell._refresh_plain()
 
 
 def local_layout_shape(mesh_n: int, layout: TensorLayout, shape: tuple) -> tuple:
