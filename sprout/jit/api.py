@@ -236,6 +236,10 @@ class JitFunction:
             return _observed_run(ex, leaves)
         if dispatch._tapes:
             return ex.run_differentiable(leaves)
+        if not kwargs and not dispatch._slow:  # the runner lookup just made for these arguments: the entry
+            fe = st.fast.get(_prekey(args))      # over flat leaves is then never generated
+            if fe is not None and fe.ex is ex:
+                return fe.run(args)
         return ex.run(leaves)
 
     def lookup(self, instance, st: State, leaves: list, in_spec, args, kwargs) -> Executable:

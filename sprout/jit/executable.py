@@ -2,6 +2,7 @@
 through ``autodiff.compiled.CompiledGraph`` (one tape node whose backward is the compiled backward)."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -47,13 +48,24 @@ class Executable:
         targets = [traced.sources[t.uid] for t, _ in graph.updates]
         self.single = traced.out_spec.__class__ is Slot and len(graph.outputs) == 1
         self._entry_args = (graph, reads, self.n_leaves, targets, self.single)
-        self.gen = generate_entry(*self._entry_args)
-        self.entry = self.gen.function("entry")
+        self._gen: Generated | None = None  # the entry over flat leaves: generated on first use (a call that
+        self._entry = None                   # takes FastEntry never needs it)
         self._fast: dict = {}
         self.out_spec = traced.out_spec
         self.attr_targets = traced.attr_targets  # trailing outputs assigned to attributes after each run
         self.n_attr = len(traced.attr_targets)
         self.compiled = CompiledGraph(graph, traced.graph.inputs, level, source=traced.graph)
+
+    @property
+    def gen(self) -> Generated:
+        if self._gen is None:
+            self._gen = generate_entry(*self._entry_args)
+            self._entry = self._gen.function("entry")
+        return self._gen
+
+    @property
+    def entry(self) -> Callable:
+        return self._entry or self.gen.function("entry")
 
     @property
     def source(self) -> str:
@@ -63,7 +75,7 @@ class Executable:
         if dispatch._holders and self.compiled.update_pos:  # tapes keep the values their records read
             will_write(self.input_tensors(leaves), self.compiled.update_pos)
         try:
-            out = self.entry(*leaves)
+            out = (self._entry or self.entry)(*leaves)
         except GraphRuntimeError:
             raise
         except Exception as exc:

@@ -1,6 +1,7 @@
 """Elementwise fusion: maximal same-shape elementwise DAGs become one FusedElementwise node (Graph -> Graph)."""
 from __future__ import annotations
 
+import heapq
 from typing import Any
 
 from ..core.op import Op, register
@@ -244,37 +245,68 @@ def _stable_topo(nodes: list, defined: set) -> list:
     """Program order, except that a node waits until its inputs are defined (a fused node sits at its
     last member, so an outside user of an earlier member moves after it). A state write also waits for
     the earlier readers of the value it replaces (``ir.effects.order_deps``) while they can still be
-    placed, so the backend can write in place; the IR means the same in either order."""
+    placed, so the backend can write in place; the IR means the same in either order.
+
+    Each step places the earliest node (in program order, among those seen so far) that is ready, as a
+    rescan of the pending nodes would; counters of what each node still waits for and two heaps of ready
+    positions make that O(n log n) (the rescan was quadratic: seconds on a ResNet step's backward)."""
     deps = order_deps(nodes)
-    placed: set[int] = set()
-    out, pending = [], []
+    where = {id(node): k for k, node in enumerate(nodes)}
+    n = len(nodes)
+    placed = [False] * n
+    wants_inputs = [0] * n  # inputs not defined yet
+    wants_deps = [0] * n    # order dependencies not placed yet
+    on_uid: dict[int, list[int]] = {}
+    on_node: dict[int, list[int]] = {}
+    strict: list[int] = []  # ready: inputs defined and order dependencies placed
+    loose: list[int] = []   # inputs defined
+    out: list = []
 
-    def ready(p, strict: bool) -> bool:
-        if not all(not isinstance(x, Var) or x.uid in defined for x in p.inputs):
-            return False
-        return not strict or all(id(r) in placed for r in deps.get(id(p), ()))
+    def place(k: int) -> None:
+        placed[k] = True
+        out.append(nodes[k])
+        for o in nodes[k].outputs:
+            if o.uid in defined:
+                continue
+            defined.add(o.uid)
+            for j in on_uid.pop(o.uid, ()):
+                wants_inputs[j] -= 1
+                if not wants_inputs[j]:
+                    heapq.heappush(loose, j)
+                    if not wants_deps[j]:
+                        heapq.heappush(strict, j)
+        for j in on_node.pop(k, ()):
+            wants_deps[j] -= 1
+            if not wants_deps[j] and not wants_inputs[j]:
+                heapq.heappush(strict, j)
 
-    def drain(strict: bool) -> bool:
+    def drain(heap: list) -> bool:
         moved = False
-        progress = True
-        while progress:
-            progress = False
-            for k, p in enumerate(pending):
-                if ready(p, strict):
-                    out.append(p)
-                    placed.add(id(p))
-                    defined.update(o.uid for o in p.outputs)
-                    del pending[k]
-                    progress = moved = True
-                    break
+        while heap:
+            k = heapq.heappop(heap)
+            if not placed[k]:
+                place(k)
+                moved = True
         return moved
 
-    for node in nodes:
-        pending.append(node)
-        drain(True)
-    while pending and (drain(True) or drain(False)):
+    for k, node in enumerate(nodes):
+        for uid in {x.uid for x in node.inputs if isinstance(x, Var) and x.uid not in defined}:
+            wants_inputs[k] += 1
+            on_uid.setdefault(uid, []).append(k)
+        for r in {id(r): r for r in deps.get(id(node), ())}.values():
+            rk = where.get(id(r))
+            if rk is None or not placed[rk]:
+                wants_deps[k] += 1  # (a node outside the list is never placed: this one goes in the loose phase)
+                if rk is not None:
+                    on_node.setdefault(rk, []).append(k)
+        if not wants_inputs[k]:
+            heapq.heappush(loose, k)
+            if not wants_deps[k]:
+                heapq.heappush(strict, k)
+        drain(strict)
+    while len(out) < n and (drain(strict) or drain(loose)):
         pass
-    if pending:  # cannot happen for an acyclic grouping; keep the graph valid regardless
+    if len(out) < n:  # cannot happen for an acyclic grouping; keep the graph valid regardless
         raise RuntimeError("fuse_elementwise: grouping made a cycle")
     return out
 

@@ -11,7 +11,7 @@ import warnings
 
 from ...core import dispatch
 from ...core.errors import JitSyntaxError, JitWarning
-from . import refusals, runtime
+from . import blocks, refusals, runtime
 from .convert import CTX, RT, Converter
 from .passes import Names, normalize
 from .resolve import function_kind
@@ -145,27 +145,39 @@ def _parse(fn: types.FunctionType) -> tuple[ast.AST, str]:
 
 def _parse_block(fn: types.FunctionType) -> tuple[ast.AST, str]:
     code = fn.__code__
-    filename = code.co_filename
-    lines, start = _source_lines(code)
+    if code.co_name != "<lambda>":  # first the lines the code object spans (no tokenizer)
+        all_lines = linecache.getlines(code.co_filename)
+        if all_lines and code.co_firstlineno <= len(all_lines):
+            node = _parse_lines(fn, *blocks.block(all_lines, code))
+            if node is not None:
+                return node, code.co_filename
+    node = _parse_lines(fn, *_source_lines(code), strict=True)
+    if node is None:
+        raise NoSource(f"no definition of {code.co_name} at {code.co_filename}:{code.co_firstlineno}")
+    return node, code.co_filename
+
+
+def _parse_lines(fn: types.FunctionType, lines: list[str], start: int, strict: bool = False):
+    """``fn``'s definition in ``lines`` (starting at line ``start`` of its file), with the file's line numbers;
+    None when it is not there or the lines do not parse (``strict``: NoSource then)."""
     text = "".join(lines)
     offset = max(start, 1) - 1
     if lines and lines[0][:1] in (" ", "\t"):  # a method or nested function: parse inside a dummy block
         text, offset = "if 1:\n" + text, offset - 1
     try:
-        tree = ast.parse(text, filename)
+        tree = ast.parse(text, fn.__code__.co_filename)
     except SyntaxError as exc:
-        raise NoSource(str(exc)) from None
+        if strict:
+            raise NoSource(str(exc)) from None
+        return None
     ast.increment_lineno(tree, offset)
-    node = _find(tree, fn)
-    if node is None:
-        raise NoSource(f"no definition of {code.co_name} at {filename}:{code.co_firstlineno}")
-    return node, filename
+    return _find(tree, fn)
 
 
 def _source_lines(code: types.CodeType) -> tuple[list[str], int]:
-    """The source block of ``code``. Reads the file through linecache directly: ``inspect``'s own
-    lookup first maps every loaded module to its file (``inspect.getmodule``), which costs ~100 ms
-    per call once a few hundred modules are imported."""
+    """The source block of ``code`` by ``inspect.getblock`` (the tokenizer). Reads the file through linecache
+    directly: ``inspect``'s own lookup first maps every loaded module to its file (``inspect.getmodule``),
+    which costs ~100 ms per call once a few hundred modules are imported."""
     all_lines = linecache.getlines(code.co_filename)
     first = code.co_firstlineno
     if not all_lines or first > len(all_lines):
