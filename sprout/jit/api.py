@@ -318,6 +318,11 @@ class JitFunction:
         timings.extend((f"pass:{name}", sec * 1e3) for name, sec in _pipeline.LAST_TIMINGS.items())
         t0 = time.perf_counter()
         ex = Executable(traced, graph, leaves, stages, level)
+        if not dispatch._tapes:  # the entry this call runs (generated on first use), made here: timed as codegen
+            if not kwargs and flags.precision is None and _prekey(args) is not None:
+                ex.fast_entry(args)  # (lookup registers it for the fast path)
+            else:
+                _ = ex.gen
         ex.static_fallback = fallback
         if context.get_context("save_graphs"):
             _save(self, ex)
