@@ -133,9 +133,50 @@ def _from_nchw(d):
     return d.transpose(1, 0, 2, 3).reshape(o, -1)
 
 
-def _conv_impl(x, w, stride=(1, 1), dilation=(1, 1), pad_mode="valid", pad=(0, 0, 0, 0), groups=1):
-    # (measured: the per-sample batched GEMM beats one big GEMM + an NCHW transpose here)
+def _cols_cm(x, kh: int, kw: int, stride, dilation, pads, ho: int, wo: int) -> np.ndarray:
+    """Channel-major im2col: (C*kh*kw, N*Ho*Wo) patches of ``x`` zero-padded by ``pads`` = (top, bottom, left,
+    right): one transposing copy into the padded buffer, one copy of the windows. With the rows (c, i, j) and
+    the columns (n, y, x), a groups=1 convolution is ONE GEMM, and its filter gradient another."""
+    n, c, h, w = x.shape
+    top, bottom, left, right = pads
+    if top or bottom or left or right:
+        xp = np.zeros((c, n, h + top + bottom, w + left + right), x.dtype)
+        xp[:, :, top:top + h, left:left + w] = x.transpose(1, 0, 2, 3)
+    else:  # no padding: the windows are read straight from x (a 1x1 stride-2 conv reads a quarter of it)
+        xp = x.transpose(1, 0, 2, 3)
+    s0, s1, s2, s3 = xp.strides
+    view = as_strided(xp, (c, kh, kw, n, ho, wo), (s0, s2 * dilation[0], s3 * dilation[1], s1, s2 * stride[0],
+                                                   s3 * stride[1]), writeable=False)
+    return view.reshape(c * kh * kw, n * ho * wo)
+
+
+def _pads(gh, gw) -> tuple:
+    return gh[1], gh[2] + gh[3], gw[1], gw[2] + gw[3]
+
+
+def _conv_cm(x, w, stride, dilation, pads, ho: int, wo: int) -> np.ndarray:
+    """groups=1 convolution (N, C, H, W) -> (N, O, Ho, Wo): (O, C*kh*kw) @ channel-major columns, then the
+    (O, N, ...) result transposed back (measured on ResNet-style shapes: 5-30% faster than per-sample GEMMs
+    over (N, K, L) columns, whose M = O rows keep BLAS far from peak)."""
     o, _, kh, kw = w.shape
+    y = gemm(w.reshape(o, -1), _cols_cm(x, kh, kw, stride, dilation, pads, ho, wo))
+    return np.ascontiguousarray(y.reshape(o, x.shape[0], ho, wo).transpose(1, 0, 2, 3))
+
+
+# channel-major columns pay for themselves from this many rows (C*kh*kw) on (measured on M1's shapes: a 3-channel
+# stem (27 rows) and 1x1 convs over 16-32 channels are faster with per-sample GEMMs)
+_CM_MIN_ROWS = 64
+
+
+def _conv_impl(x, w, stride=(1, 1), dilation=(1, 1), pad_mode="valid", pad=(0, 0, 0, 0), groups=1):
+    o, cg, kh, kw = w.shape
+    if groups == 1 and cg * kh * kw >= _CM_MIN_ROWS:
+        n, c, h, wd = x.shape
+        gh, gw = geometry(h, wd, kh, kw, stride, dilation, pad_mode, pad)
+        if gh[0] <= 0 or gw[0] <= 0:  # the eager path has no infer call: fail here (dispatch asks infer why)
+            raise ValueError("empty convolution output")
+        return _conv_cm(x, w, stride, dilation, _pads(gh, gw), gh[0], gw[0])
+    # per-sample batched GEMMs over (N, G, K, L) columns
     cols, gh, gw = _cols(x, kh, kw, stride, dilation, pad_mode, pad, groups)
     out = gemm(w.reshape(groups, o // groups, -1), cols)  # (N, G, O/G, Ho*Wo): one batched BLAS call
     return out.reshape(x.shape[0], o, gh[0], gw[0])
@@ -148,6 +189,14 @@ def _input_grad(dout, w, x_shape, stride, dilation, pad_mode, pad, groups):
     ho, wo = gh[0], gw[0]
     padded = (n, c, h + gh[1] + gh[2] + gh[3], wd + gw[1] + gw[2] + gw[3])
     hp, wp = padded[2], padded[3]
+    top, bottom, left, right = _pads(gh, gw)
+    if groups == 1 and tuple(stride) == (1, 1) and tuple(dilation) == (1, 1) and c >= o and \
+            o * kh * kw >= _CM_MIN_ROWS and min(kh - 1 - top, kh - 1 - bottom, kw - 1 - left, kw - 1 - right) >= 0:
+        # stride 1: dx is the "full" correlation of dout with the filter flipped in space and transposed in
+        # channels, cropped to the input: a forward convolution of dout padded by k-1-pad (no col2im adds)
+        wf = np.ascontiguousarray(w.transpose(1, 0, 2, 3)[:, :, ::-1, ::-1])
+        return _conv_cm(dout, wf, (1, 1), (1, 1), (kh - 1 - top, kh - 1 - bottom, kw - 1 - left, kw - 1 - right),
+                        h, wd)
     if groups == 1 and tuple(stride) == (1, 1) and tuple(dilation) == (1, 1) and (ho, wo) == (hp - kh + 1,
                                                                                           wp - kw + 1):
         # "wide" col2im: dout is widened to the padded width (zero columns), so each of the kh*kw shifted
@@ -184,6 +233,11 @@ def _filter_grad(dout, x, w_shape, stride, dilation, pad_mode, pad, groups):
     # faster than one long-K GEMM over a channel-major copy (BLAS is slow on its skinny output here)
     o, cg, kh, kw = w_shape
     n = x.shape[0]
+    if groups == 1 and cg * kh * kw >= _CM_MIN_ROWS:  # one GEMM over channel-major columns: (O, N*L) @ (N*L, K)
+        gh, gw = geometry(x.shape[2], x.shape[3], kh, kw, stride, dilation, pad_mode, pad)
+        cols = _cols_cm(x, kh, kw, stride, dilation, _pads(gh, gw), gh[0], gw[0])
+        d = dout.transpose(1, 0, 2, 3).reshape(o, -1)
+        return gemm(d, cols.T).reshape(w_shape).astype(x.dtype, copy=False)
     cols, _, _ = _cols(x, kh, kw, stride, dilation, pad_mode, pad, groups)  # (N, G, K, L)
     d = dout.reshape(n, groups, o // groups, -1)  # (N, G, O/G, L)
     per_sample = gemm(d, np.swapaxes(cols, -1, -2))  # (N, G, O/G, K)
