@@ -111,3 +111,10 @@ def test_source_reads_broadcast_inputs_at_index_zero():
     src = small.source(sub)
     assert "for p0 in range(3):" in src and "for p1 in range(4):" in src
     assert "[p1]" in src and "[p0, 0]" in src and "fastmath" not in src
+
+
+def test_groups_of_many_ops_tier_up_sooner():
+    x = np.random.default_rng(4).random((2, 5), dtype=np.float32)
+    sub = _small_nodes(fuse_elementwise(_graph(chain, x)))[0].attrs["graph"]
+    assert len(sub.nodes) == 40
+    assert small.SmallKernel(sub).tier_up == min(small.TIER_UP_CALLS, small.TIER_UP_DISPATCHES // 40)
