@@ -3,6 +3,8 @@ optimizer state (the gradient is reduce-scattered instead of all-reduced), then 
 the parameter the forward uses."""
 from __future__ import annotations
 
+import logging
+
 import numpy as np
 
 from .. import context, ops
@@ -18,7 +20,7 @@ from .grad_reducer import DistributedGradReducer
 # updated alone is the slice of the whole update); optimizers with per-parameter norms (Lamb, LARS) or factored
 # state (AdaFactor) are refused
 _ELEMENTWISE = ("SGD", "Momentum", "Adam", "AdamWeightDecay", "RMSProp", "Adagrad", "Adadelta", "AdaMax")
-_LEVELS = ("level1", "level2", "level3")
+logger = logging.getLogger("sprout.parallel")
 
 
 def shard_config() -> tuple[int, int]:
@@ -31,11 +33,14 @@ def shard_config() -> tuple[int, int]:
     size = cfg.get("optimizer_weight_shard_size", -1)
     if size == -1:
         size = context.get_auto_parallel_context("optimizer_weight_shard_size")
-    if size in (-1, 1) or size > n:  # MindSpore: -1 (and an ignored value <= 1) means every data-parallel rank
+    if size <= 1:  # MindSpore: -1 means every data-parallel rank, and a value <= 1 is ignored (with a warning)
+        if size != -1:
+            logger.warning("The setting 'optimizer_weight_shard_size' is invalid. Please use the integer larger "
+                           "than 1. (%s ignored: the optimizer state is sharded over all %s ranks)", size, n)
         size = n
-    if n % size:
-        raise ValueError(f"enable_parallel_optimizer: optimizer_weight_shard_size {size} does not divide the "
-                         f"{n} ranks")
+    if size > n or n % size:
+        raise ValueError(f"enable_parallel_optimizer: optimizer_weight_shard_size {size} must divide the {n} ranks "
+                         "(a value in (0, ranks] or -1)")
     return size, cfg.get("parallel_optimizer_threshold", 64) * 1024
 
 

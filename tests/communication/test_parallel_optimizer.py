@@ -92,7 +92,7 @@ def test_parameters_loaded_after_construction_are_picked_up():
         context.reset_auto_parallel_context()
 
 
-def test_refusals_and_context_checks():
+def test_refusals_and_context_checks(caplog):
     with pytest.raises(ValueError, match=r"Unknown config: \['bad'\]"):
         context.set_auto_parallel_context(parallel_optimizer_config={"bad": 1})
     with pytest.raises(ValueError, match="non-negative"):
@@ -123,10 +123,14 @@ def test_refusals_and_context_checks():
     cases = [(lambda ps: nn.Lamb(ps, 0.1), {}, "NotImplementedError: enable_parallel_optimizer: the optimizer Lamb"),
              (lambda ps: nn.SGD(ps, 0.1), {"optimizer_level": "level3"}, "NotImplementedError: parallel_optimizer_"),
              (lambda ps: nn.SGD(ps, 0.1), {"optimizer_weight_shard_size": 3}, "ValueError: enable_parallel_optimizer:"
-                                                                                " optimizer_weight_shard_size 3")]
+                                                                                " optimizer_weight_shard_size 3"),
+             (lambda ps: nn.SGD(ps, 0.1), {"optimizer_weight_shard_size": 8}, "ValueError: enable_parallel_optimizer:"
+                                                                                " optimizer_weight_shard_size 8"),
+             (lambda ps: nn.SGD(ps, 0.1), {"optimizer_weight_shard_size": 1}, "built")]
     try:
         for make_opt, config, want in cases:
             assert all(r.startswith(want) for r in simulate(rank_main, 4, make_opt, config)), want
+        assert "'optimizer_weight_shard_size' is invalid" in caplog.text  # 1 is ignored with MindSpore's warning
         scaled = simulate(rank_main, 2, lambda ps: nn.SGD(ps, 0.1), {},
                           lambda net, opt: nn.TrainOneStepWithLossScaleCell(net, opt, ms.Tensor(np.float32(8))))
         assert all("TrainOneStepWithLossScaleCell with enable_parallel_optimizer" in r for r in scaled)
