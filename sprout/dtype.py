@@ -1,6 +1,7 @@
 """MindSpore dtype objects (ms.float32 ...), NumPy mapping and type promotion."""
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 
 
@@ -46,16 +47,51 @@ float16 = Type("Float16", np.float16, 3, 16)
 float32 = Type("Float32", np.float32, 3, 32)
 float64 = Type("Float64", np.float64, 3, 64)
 
+
+class _Watched(Type):
+    """A dtype whose first NumPy use is announced (``on_first_use``): bfloat16, whose ops take a lowered route
+    (core/bf16.py) that eager dispatch switches on only once a bfloat16 array can exist."""
+
+    __slots__ = ()
+
+    def __init__(self, name: str, np_dtype, category: int, bits: int):
+        self.name, self.category, self.bits = name, category, bits
+        Type.np.__set__(self, np.dtype(np_dtype))
+
+    @property
+    def np(self):
+        if _first_use:
+            announce_use()
+        return Type.np.__get__(self)
+
+
+_first_use: list = []  # callbacks run (then dropped) the first time bfloat16's NumPy dtype is asked for
+
+
+def on_first_use(callback) -> None:
+    _first_use.append(callback)
+
+
+def announce_use() -> None:
+    """A bfloat16 array exists or is about to: run the waiting callbacks (dispatch turns on the bf16 route)."""
+    while _first_use:
+        _first_use.pop()()
+
+
+# bfloat16: stored as ml_dtypes' NumPy bfloat16; ops compute it in float32 and round once (core/bf16.py)
+bfloat16 = _Watched("BFloat16", ml_dtypes.bfloat16, 3, 16)
+np_bfloat16 = ml_dtypes.bfloat16  # MindSpore's mstype.np_bfloat16: the NumPy scalar type of bfloat16
+
 # MindSpore aliases
 half, single, double = float16, float32, float64
 int_, uint = int32, uint32
 float_ = float32
 
-_ALL = (bool_, uint8, uint16, uint32, uint64, int8, int16, int32, int64, float16, float32, float64)
-_FROM_NP = {t.np: t for t in _ALL}
+_ALL = (bool_, uint8, uint16, uint32, uint64, int8, int16, int32, int64, float16, float32, float64, bfloat16)
+_FROM_NP = {Type.np.__get__(t): t for t in _ALL}
 _NAMES = {t.name: t for t in _ALL}
 number_type = tuple(t for t in _ALL if t is not bool_)
-float_type = (float16, float32, float64)
+float_type = (float16, float32, float64, bfloat16)
 int_type = (int8, int16, int32, int64)
 uint_type = (uint8, uint16, uint32, uint64)
 
@@ -67,9 +103,12 @@ def _by_name(name: str) -> Type:
 def from_numpy(np_dtype) -> Type:
     """The sprout dtype for a NumPy dtype; raises TypeError for unsupported ones."""
     try:
-        return _FROM_NP[np.dtype(np_dtype)]
+        found = _FROM_NP[np.dtype(np_dtype)]
     except (KeyError, TypeError):
         raise TypeError(f"sprout does not support the NumPy dtype {np_dtype!r}") from None
+    if found is bfloat16 and _first_use:
+        announce_use()
+    return found
 
 
 def to_dtype(value) -> Type:
@@ -108,7 +147,9 @@ def promote(a: Type, b: Type) -> Type:
         if hi.category == 2 and lo.category == 1 and lo.bits >= hi.bits:
             return _signed(min(lo.bits * 2, 64))
         return hi
-    return a if a.bits >= b.bits else b
+    if a.bits == b.bits:  # float16 with bfloat16: neither holds the other, MindSpore gives float32
+        return float32
+    return a if a.bits > b.bits else b
 
 
 def _signed(bits: int) -> Type:

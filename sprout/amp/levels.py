@@ -42,10 +42,7 @@ def _check_network(network, level: str) -> None:
 
 
 def _check_dtype(dtype) -> None:
-    if dtype is not mstype.float16:
-        if str(dtype).lower() == "bfloat16":
-            raise NotImplementedError("auto_mixed_precision: bfloat16 is not supported (NumPy has no bfloat16 "
-                                      "type); use mstype.float16")
+    if dtype is not mstype.float16 and dtype is not mstype.bfloat16:
         raise ValueError(f"The dtype should be one of (mstype.float16, mstype.bfloat16), but got {dtype}.")
 
 

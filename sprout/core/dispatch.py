@@ -7,6 +7,8 @@ from typing import Any
 
 import numpy as np
 
+from .. import dtype as _mstype
+from . import bf16 as _bf16
 from .op import KernelError, Op, OpError
 from .types import type_of
 
@@ -22,12 +24,24 @@ _builders: list = []
 _observers: list = []
 _policies: list = []
 _slow = False
+_bf16_on = False  # a bfloat16 array may exist: eager calls check for one (core/bf16.py)
 _clock = time.perf_counter_ns
 
 
 def _refresh() -> None:
     global _slow
-    _slow = bool(_tapes or _builders or _observers or _policies or _holders)
+    _slow = bool(_tapes or _builders or _observers or _policies or _holders or _bf16_on)
+
+
+def _enable_bf16() -> None:
+    """The first bfloat16 array is about to exist: from now on eager ops take the slow path, which lowers an
+    op touching bfloat16 (core/bf16.py). Processes without bfloat16 keep the fast path untouched."""
+    global _bf16_on
+    _bf16_on = True
+    _refresh()
+
+
+_mstype.on_first_use(_enable_bf16)
 
 
 class Observer:
@@ -208,6 +222,8 @@ def bind(op: Op, args: tuple, attrs: dict) -> Any:
 
 def run_eager(op: Op, args: tuple, attrs: dict) -> Any:
     # unrolled for the common arities: this is the per-op overhead every eager call pays
+    if _bf16_on and _bf16.lowerable(op) and _bf16.touches(args, attrs):
+        op = _bf16.lowered(op)
     try:
         n = len(args)
         if n == 2:

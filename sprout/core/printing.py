@@ -5,8 +5,11 @@ import re
 
 import numpy as np
 
+from .. import dtype as mstype
+
 _EDGE = 3  # items shown at each end of a summarised dimension
 _THRESHOLD_1D = 1000  # a 1-D tensor is summarised only past this many elements
+_BF16 = np.dtype(mstype.np_bfloat16)
 _ELLIPSIS_ROW = re.compile(r"^(\s*)\.\.\.,$", re.MULTILINE)
 
 
@@ -28,6 +31,8 @@ def format_value(arr: np.ndarray) -> str:
     wrapping after every 12 floats/bools or 24 integers; a tensor of rank >= 2 shows only
     3 items at each end of every dimension longer than 6; floats are ``% .8e`` (``% .4e``
     for float16); scalars print with ``%g``."""
+    if arr.dtype == _BF16:
+        return _format_bf16(arr.astype(np.float32))
     if arr.ndim == 0:
         item = arr.item()
         if isinstance(item, float):
@@ -52,12 +57,53 @@ def format_value(arr: np.ndarray) -> str:
     return "\n" + _ELLIPSIS_ROW.sub(r"\1...", text)
 
 
+def _shown(arr: np.ndarray, summarise: bool) -> np.ndarray:
+    """The elements a summarised print shows: ``_EDGE`` at each end of every dimension longer than twice that."""
+    if not summarise:
+        return arr
+    for axis, n in enumerate(arr.shape):
+        if n > 2 * _EDGE:
+            arr = np.concatenate([arr.take(range(_EDGE), axis), arr.take(range(n - _EDGE, n), axis)], axis)
+    return arr
+
+
+def _format_bf16(arr: np.ndarray) -> str:
+    """bfloat16 (given widened to float32): MindSpore prints each value ``%g``, right-aligned to the widest
+    shown one, 24 to a line in 1-D, summarised as other dtypes are."""
+    if arr.ndim == 0:
+        return f" {float(arr):g}"
+    if arr.size == 0:
+        return " " if arr.ndim == 1 else "\n"
+    summarise = arr.size > _THRESHOLD_1D if arr.ndim == 1 else True
+    shown = _shown(arr, summarise)
+    width = max((len(f"{float(v):g}") for v in shown.flat), default=0)
+    options = {"separator": ", ", "edgeitems": _EDGE, "max_line_width": 10**9,
+               "threshold": _THRESHOLD_1D if arr.ndim == 1 else 0,
+               "formatter": {"float_kind": lambda v: f"{float(v):g}".rjust(width)}}
+    text = np.array2string(arr, **options).replace(", ...,", " ...")
+    if arr.ndim == 1:
+        if arr.size > _THRESHOLD_1D:
+            return " " + text
+        items = text[1:-1].split(", ")
+        lines = [", ".join(items[i:i + 24]) for i in range(0, len(items), 24)]
+        return " [" + ", \n ".join(lines) + "]"
+    while "\n\n" in text:
+        text = text.replace("\n\n", "\n")
+    return "\n" + _ELLIPSIS_ROW.sub(r"\1...", text)
+
+
 def tensor_repr(shape: tuple, dtype_name: str, arr: np.ndarray) -> str:
     dims = ", ".join(str(d) for d in shape)
     return f"Tensor(shape=[{dims}], dtype={dtype_name}, value={format_value(arr)})"
 
 
 def tensor_str(arr: np.ndarray) -> str:
+    if arr.dtype == _BF16:  # MindSpore: each value ``%f``, NumPy's layout otherwise
+        wide = arr.astype(np.float32)
+        if not arr.ndim:
+            return f"{float(wide):f}"
+        return np.array2string(wide, separator=" ", formatter={"float_kind": lambda v: f"{float(v):f}"},
+                               threshold=_THRESHOLD_1D, edgeitems=_EDGE, max_line_width=75)
     if arr.ndim:
         return str(arr)
     value = arr[()]  # a 0-d tensor prints as a NumPy scalar, with NumPy 1.x's positional range

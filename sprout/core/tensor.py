@@ -7,6 +7,8 @@ from .. import dtype as mstype
 from . import host as _host
 from . import printing
 
+_BF16 = np.dtype(mstype.np_bfloat16)
+
 
 def _to_array(data, dtype: mstype.Type | None) -> np.ndarray:
     if isinstance(data, Tensor):
@@ -28,6 +30,8 @@ def _to_array(data, dtype: mstype.Type | None) -> np.ndarray:
         arr = arr.astype(dtype.np, copy=False)
     elif arr.dtype not in mstype._FROM_NP:
         raise TypeError(f"Tensor: unsupported element type {arr.dtype}")
+    if mstype._first_use and arr.dtype == _BF16:
+        mstype.announce_use()
     return arr
 
 
@@ -276,6 +280,8 @@ class Parameter(Tensor):
             data = _to_array(default_input, None)
         if not data.flags.writeable:
             data = data.copy()
+        if mstype._first_use and data.dtype == _BF16:
+            mstype.announce_use()
         if name is not None and not isinstance(name, str):
             raise ValueError(f"Parameter: name must be a str or None, got {type(name).__name__} {name!r}")
         self._data = data

@@ -7,6 +7,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ..core.errors import JitSyntaxError, JitTypeError, JitValueError, SourceLoc, user_loc
+from ..core import bf16 as _bf16
 from ..core import dispatch
 from ..core.op import Op
 from ..core.tensor import Parameter, Tensor
@@ -411,6 +412,8 @@ class GraphBuilder:
         except Exception as exc:
             raise with_location(exc, user_loc(3)) from None
         loc = user_loc(3)
+        if _bf16.lowerable(op) and _bf16.types_touch([v.type for v in ins], out_type):
+            op = _bf16.lowered(op)  # computes in float32, rounds each result once
         if w:  # one output per written operand: its new value
             outs = [Var(out_type if k == 0 else ins[p].type) for k, p in enumerate(w)]
         elif op.n_out == 1:

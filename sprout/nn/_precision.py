@@ -82,11 +82,8 @@ def set_policy(cell, policy) -> None:
 
 def policy_for(dst_type):
     """The policy ``Cell.to_float(dst_type)`` installs (MindSpore accepts float16, float32 and bfloat16)."""
-    if dst_type is mstype.float16 or dst_type is mstype.float32:
+    if dst_type is mstype.float16 or dst_type is mstype.float32 or dst_type is mstype.bfloat16:
         return CastAll(dst_type)
-    if getattr(dst_type, "name", None) == "BFloat16" or str(dst_type).lower() == "bfloat16":
-        raise NotImplementedError("to_float: bfloat16 is not supported (NumPy has no bfloat16 type); "
-                                  "use mstype.float16")
     raise ValueError("For 'to_float', the argument 'dst_type' must be mstype.float32, mstype.float16 or "
                      f"mstype.bfloat16, but got type: {type(dst_type)} and value: {dst_type}.")
 

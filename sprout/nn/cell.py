@@ -375,7 +375,8 @@ class Cell(CellExtras):
                                                                      else mstype.float32)
                 self._refresh_plain()
         if flags.get("bf16"):
-            _precision.policy_for("bfloat16")
+            self.__dict__["_amp_policy"] = _precision.policy_for(mstype.bfloat16)
+            self._refresh_plain()
         return self
 
     def add_flags_recursive(self, **flags):
@@ -405,11 +406,13 @@ class Cell(CellExtras):
         return None if self._dynamic_inputs is None else self._dynamic_inputs[0]
 
     def to_float(self, dst_type):
-        """Run this cell and its sub-cells with ``dst_type`` (float16 / float32): every op inside casts its float
-        inputs (arguments, Parameters, intermediates) to it, as MindSpore's PyNative executor does; a sub-cell's
-        own later ``to_float`` overrides it inside that sub-cell. Parameters stay stored in their own dtype."""
+        """Run this cell and its sub-cells with ``dst_type`` (float16 / float32 / bfloat16): every op inside casts
+        its float inputs (arguments, Parameters, intermediates) to it, as MindSpore's PyNative executor does; a
+        sub-cell's own later ``to_float`` overrides it inside that sub-cell. Parameters stay stored in their own
+        dtype."""
         _precision.policy_for(dst_type)  # validates
-        self.add_flags_recursive(fp16=dst_type is mstype.float16, fp32=dst_type is mstype.float32, bf16=False)
+        self.add_flags_recursive(fp16=dst_type is mstype.float16, fp32=dst_type is mstype.float32,
+                                 bf16=dst_type is mstype.bfloat16)
         return self
 
     def recompute(self, **kwargs):

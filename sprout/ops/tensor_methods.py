@@ -273,6 +273,7 @@ _METHODS = {
     "amin": lambda self, axis=None, keepdims=False: F.amin(self, axis, keepdims),
     "argmax": _argmax, "argmin": _argmin, "any": _any, "all": _all, "copy": _copy, "clone": _copy,
     "float": _caster(mstype.float32), "half": _caster(mstype.float16), "double": _caster(mstype.float64),
+    "bfloat16": _caster(mstype.bfloat16),
     "int": _caster(mstype.int32), "long": _caster(mstype.int64), "bool": _caster(mstype.bool_),
 }
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import binascii
 
+import ml_dtypes
 import numpy as np
 
 # The schema (proto2), as MindSpore 2.x declares it:
@@ -18,6 +19,7 @@ TYPE_TO_NP = {
     "Int8": np.dtype("<i1"), "Int16": np.dtype("<i2"), "Int32": np.dtype("<i4"), "Int64": np.dtype("<i8"),
     "UInt8": np.dtype("<u1"), "UInt16": np.dtype("<u2"), "UInt32": np.dtype("<u4"), "UInt64": np.dtype("<u8"),
     "Float16": np.dtype("<f2"), "Float32": np.dtype("<f4"), "Float64": np.dtype("<f8"),
+    "BFloat16": np.dtype(ml_dtypes.bfloat16),  # raw little-endian bfloat16 bytes, as MindSpore writes them
 }
 NP_TO_TYPE = {(dt.kind, dt.itemsize): name for name, dt in TYPE_TO_NP.items()}  # byte order aside
 STR_TYPE = "str"  # a Python string saved through append_dict: UTF-32-LE text, dims [0]

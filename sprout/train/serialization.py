@@ -8,6 +8,7 @@ import os
 import secrets
 import warnings
 
+import ml_dtypes
 import numpy as np
 
 from sprout.train import _ckpt_proto as proto
@@ -60,6 +61,11 @@ def _to_numpy(value, what: str) -> np.ndarray:
     if isinstance(value, (bool, int, float)):
         return _scalar_array(value)
     raise TypeError(f"{what}: expected a Tensor, Parameter, NumPy array or number, got {type(value).__name__}")
+
+
+def _family(dtype: np.dtype) -> str:
+    """NumPy's kind letter, with ml_dtypes' bfloat16 (kind "V") counted as a float."""
+    return "f" if dtype == ml_dtypes.bfloat16 else dtype.kind
 
 
 def _type_name(dtype: np.dtype) -> str:
@@ -325,6 +331,19 @@ def _read_ckpt(path: str, crc_check: bool, wanted) -> dict:
     return out
 
 
+def _st_load_bf16(st_load, data: bytes, header_len: int, header: dict) -> dict:
+    """safetensors' NumPy loader has no BF16: such entries are read as U16 (the header rewritten in place, same
+    length) and viewed as ml_dtypes' bfloat16."""
+    bf16 = [k for k, v in header.items() if isinstance(v, dict) and v.get("dtype") == "BF16"]
+    if not bf16:
+        return st_load(data)
+    text = data[8:8 + header_len].replace(b'"dtype":"BF16"', b'"dtype":"U16" ')
+    tensors = st_load(data[:8] + text + data[8 + header_len:])
+    for name in bf16:
+        tensors[name] = tensors[name].view(ml_dtypes.bfloat16)
+    return tensors
+
+
 def _read_safetensors(path: str, crc_check: bool, wanted) -> dict:
     try:
         from safetensors import SafetensorError
@@ -334,9 +353,10 @@ def _read_safetensors(path: str, crc_check: bool, wanted) -> dict:
     with open(path, "rb") as f:
         data = f.read()
     try:
-        tensors = st_load(data)
         header_len = int.from_bytes(data[:8], "little")
-        metadata = json.loads(data[8:8 + header_len]).get("__metadata__") or {}
+        header = json.loads(data[8:8 + header_len])
+        metadata = header.get("__metadata__") or {}
+        tensors = _st_load_bf16(st_load, data, header_len, header)
     except (SafetensorError, ValueError, TypeError, AttributeError) as exc:
         raise _corrupt(path, exc) from None
     if crc_check:
@@ -400,7 +420,7 @@ def _fit(param, value, name: str, strict_load: bool) -> np.ndarray:
                 f"For 'load_param_into_net', parameter '{name}' has shape {cur.shape} in the network but shape "
                 f"{new.shape} in the checkpoint; check that the checkpoint matches the network.")
     if new.dtype != cur.dtype:
-        same_family = new.dtype.kind == cur.dtype.kind and cur.dtype.kind in "fi"
+        same_family = _family(new.dtype) == _family(cur.dtype) and _family(cur.dtype) in "fi"
         if strict_load or not same_family:
             raise CheckpointLoadError(
                 f"For 'load_param_into_net', parameter '{name}' has type {_type_name(cur.dtype)} in the network "

@@ -17,7 +17,7 @@ def t(a=A):
 
 def test_every_mindspore_method_name_exists_or_is_listed():
     """The names deliberately left out are the device/storage/Parameter internals noted in the module docs."""
-    left_out = {"assign_value_cpp", "bfloat16", "const_arg", "convert_bytes_to_tensor", "data_ptr", "data_sync",
+    left_out = {"assign_value_cpp", "const_arg", "convert_bytes_to_tensor", "data_ptr", "data_sync",
                 "delete_", "delta_seed", "flush_from_cache", "get_bytes", "getitem_index_info", "hooks", "index",
                 "index_of_parent_", "init_finished", "init_flag", "is_init", "is_meta", "is_pinned", "is_shared",
                 "offload", "offload_file_path", "param_info", "parent_tensor_", "pin_memory", "register_hook",

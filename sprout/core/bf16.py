@@ -1,0 +1,99 @@
+"""bfloat16 arithmetic: an op touching bfloat16 runs its kernel in float32 and rounds each result once.
+
+NumPy has no bfloat16; ``ml_dtypes.bfloat16`` stores it, but its own kernels round after every step (a sum
+of 100000 ones is 256) and many NumPy functions (einsum, BLAS matmul) reject it. So every op whose input,
+output or dtype attribute is bfloat16 runs a *lowered* variant of its record: bfloat16 inputs are widened
+to float32 (exact), a bfloat16 dtype attribute becomes float32, the op's own kernel runs, and each result
+is cast to the dtype the op's ``infer`` gives (round to nearest even, once). This is how MindSpore's
+Ascend/GPU kernels treat bfloat16 (float32 accumulation); its CPU kernels reject most bfloat16 ops.
+
+Eager dispatch takes the lowered route only after the first bfloat16 value exists (``active``), so a
+process that never uses bfloat16 pays nothing; graph building picks the variant from the node's types.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+
+from .. import dtype as mstype
+from .op import Op
+from .types import TensorType, type_of
+
+BF16 = np.dtype(mstype.np_bfloat16)
+_F32 = np.dtype(np.float32)
+# kinds whose kernels keep their own dtype handling: control bodies run lowered nodes themselves, state
+# writes and collectives work on the stored buffers
+_KEEP_KINDS = ("control", "effect", "collective")
+_variants: dict[int, Op] = {}
+
+
+def lowerable(op: Op) -> bool:
+    return not (op.kind in _KEEP_KINDS or op.side_effect or op.residual_vjp is not None
+                or (op.extra and op.extra.get("mutates")))
+
+
+def touches(args: tuple, attrs: dict) -> bool:
+    """An argument array is bfloat16 or an attribute is the bfloat16 dtype."""
+    for a in args:
+        a = getattr(a, "_data", a)  # a Tensor's array
+        if isinstance(a, np.ndarray) and a.dtype == BF16:
+            return True
+    if attrs:
+        for v in attrs.values():
+            if v is mstype.bfloat16:
+                return True
+    return False
+
+
+def types_touch(in_types, out_type) -> bool:
+    """A node with these input/output TensorTypes computes on bfloat16."""
+    outs = out_type if isinstance(out_type, tuple) else (out_type,)
+    for t in (*in_types, *outs):
+        if isinstance(t, TensorType) and t.dtype is mstype.bfloat16:
+            return True
+    return False
+
+
+def _widen(a: Any) -> Any:
+    if isinstance(a, np.ndarray) and a.dtype == BF16:
+        return a.astype(_F32)
+    return a
+
+
+def _narrow(out: Any, want: Any) -> Any:
+    if isinstance(want, TensorType):
+        target = want.dtype.np
+        if isinstance(out, np.ndarray):
+            return out if out.dtype == target else out.astype(target)
+        if isinstance(out, (np.generic, float, int, bool)):
+            return np.asarray(out, dtype=target)
+    return out
+
+
+def lowered(op: Op) -> Op:
+    """The op's bfloat16 variant (cached): same name, infer and bprop; a float32 kernel with one rounding.
+    It never fuses and has no code-generation fast path (both assume NumPy float dtypes)."""
+    found = _variants.get(id(op))
+    if found is not None:
+        return found
+    kernel, infer = op.impl, op.infer
+
+    def impl(*args, **attrs):
+        want = infer(*[type_of(a) for a in args], **attrs)
+        wide_attrs = {k: (mstype.float32 if v is mstype.bfloat16 else v) for k, v in attrs.items()}
+        out = kernel(*[_widen(a) for a in args], **wide_attrs)
+        if isinstance(want, tuple) and isinstance(out, (tuple, list)):
+            return type(out)(_narrow(o, w) for o, w in zip(out, want))
+        return _narrow(out, want)
+
+    variant = dataclasses.replace(op, impl=impl, fuse=False, emit=None, fresh_output=False)
+    variant.extra = dict(op.extra, bf16_of=op)
+    _variants[id(op)] = variant
+    return variant
+
+
+def original(op: Op) -> Op:
+    """The record a lowered variant was made from (the op itself otherwise)."""
+    return op.extra.get("bf16_of", op) if op.extra else op
