@@ -18,6 +18,8 @@ from .core.tensor import Tensor, Parameter, ParameterTuple  # noqa: F401
 from . import ops  # noqa: F401
 from .autodiff.api import grad, value_and_grad, vjp, GradOperation  # noqa: F401
 from ._seed import set_seed, get_seed  # noqa: F401
+from .core.generator import (Generator, default_generator, seed, manual_seed, initial_seed,  # noqa: F401
+                             get_rng_state, set_rng_state)
 from .jit.api import jit, ms_function, mutable, JitConfig  # noqa: F401
 from .jit.classes import jit_class  # noqa: F401
 from .common import initializer  # noqa: F401

@@ -27,16 +27,17 @@ def _save_globals() -> tuple:
     """The per-process state a real rank has to itself: dispatch stacks, the random seed and the context flags
     (``set_context``, ``set_auto_parallel_context``, ``set_algo_parameters``)."""
     return (list(dispatch._tapes), list(dispatch._builders), list(dispatch._observers), _seed._seed, _seed._rng,
-            dict(context._flags), dict(context._auto_parallel), set(context._auto_parallel_set), dict(context._algo))
+            _seed._default, dict(context._flags), dict(context._auto_parallel), set(context._auto_parallel_set),
+            dict(context._algo))
 
 
 def _restore_globals(saved: tuple) -> None:
-    tapes, builders, observers, seed, rng, flags, auto, auto_set, algo = saved
+    tapes, builders, observers, seed, rng, default, flags, auto, auto_set, algo = saved
     dispatch._tapes[:] = tapes
     dispatch._builders[:] = builders
     dispatch._observers[:] = observers
     dispatch._refresh()
-    _seed._seed, _seed._rng = seed, rng
+    _seed._seed, _seed._rng, _seed._default = seed, rng, default
     for live, value in ((context._flags, flags), (context._auto_parallel, auto), (context._auto_parallel_set, auto_set),
                         (context._algo, algo)):
         live.clear()  # in place: other modules hold these objects
@@ -167,7 +168,8 @@ class SimWorld:
     def run_rank(self, me: int, state: CommState, fn: Callable, args: tuple, results: list) -> None:
         set_thread_state(state)
         with self.cv:
-            self.saved[me] = self.start_state[:3] + (None, np.random.default_rng()) + self.start_state[5:]
+            fresh = (None, np.random.default_rng(), _seed.GenState(_seed.fresh_seed()))
+            self.saved[me] = self.start_state[:3] + fresh + self.start_state[6:]
             try:
                 self.wait_turn(me)
             except _RankFailed:

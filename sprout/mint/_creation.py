@@ -7,6 +7,7 @@ import numpy as np
 from .. import dtype as mstype
 from .. import ops
 from ..core.tensor import Tensor
+from ..core.generator import generator_key
 from ._math import _t
 
 
@@ -40,10 +41,9 @@ def _no_device(device, name):
         raise ValueError(f"mint.{name}: sprout runs on CPU, got device={device!r}")
 
 
-def _no_generator(generator, name):
-    if generator is not None:
-        raise TypeError(f"mint.{name}: sprout has no Generator objects; seed with ms.set_seed instead of "
-                        "passing 'generator'")
+def _gen(generator, name):
+    """The RandomSeed key of a ``generator=`` argument (None: the default generator)."""
+    return generator_key(generator, f"mint.{name}")
 
 
 def zeros(size, *, dtype=None):
@@ -132,18 +132,18 @@ def _float_dtype(dtype, name):
 
 
 def rand(*size, generator=None, dtype=None, device=None):
-    _no_generator(generator, "rand")
+    key = _gen(generator, "rand")
     _no_device(device, "rand")
     dt = _float_dtype(dtype, "rand")
-    out = ops.uniform(_varsize(size, "rand"), Tensor(0.0, mstype.float32), Tensor(1.0, mstype.float32))
+    out = ops.uniform(_varsize(size, "rand"), Tensor(0.0, mstype.float32), Tensor(1.0, mstype.float32), key=key)
     return out if dt is mstype.float32 else ops.cast(out, dt)
 
 
 def randn(*size, generator=None, dtype=None, device=None):
-    _no_generator(generator, "randn")
+    key = _gen(generator, "randn")
     _no_device(device, "randn")
     dt = _float_dtype(dtype, "randn")
-    out = ops.standard_normal(_varsize(size, "randn"))
+    out = ops.standard_normal(_varsize(size, "randn"), key=key)
     return out if dt is mstype.float32 else ops.cast(out, dt)
 
 
@@ -159,7 +159,7 @@ def randn_like(input, *, dtype=None, device=None):  # noqa: A002
 
 def randint(*args, generator=None, dtype=None, device=None):
     """``randint(high, size)`` or ``randint(low, high, size)``: integers in [low, high) (Int64 by default)."""
-    _no_generator(generator, "randint")
+    key = _gen(generator, "randint")
     _no_device(device, "randint")
     if len(args) == 2:
         low, (high, size) = 0, args
@@ -169,7 +169,7 @@ def randint(*args, generator=None, dtype=None, device=None):
         raise TypeError(f"mint.randint: expected (high, size) or (low, high, size), got {len(args)} arguments")
     if high <= low:
         raise ValueError(f"mint.randint: 'high' ({high}) must be greater than 'low' ({low})")
-    return ops.randint(int(low), int(high), _size(size, "randint"), dtype=_dt(dtype, mstype.int64))
+    return ops.randint(int(low), int(high), _size(size, "randint"), dtype=_dt(dtype, mstype.int64), key=key)
 
 
 def randint_like(*args, dtype=None, device=None):
@@ -187,16 +187,16 @@ def randint_like(*args, dtype=None, device=None):
 
 
 def randperm(n, *, generator=None, dtype=mstype.int64):
-    _no_generator(generator, "randperm")
+    key = _gen(generator, "randperm")
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
         raise ValueError(f"mint.randperm: 'n' must be a non-negative int, got {n!r}")
-    keys = ops.uniform((n,), Tensor(0.0, mstype.float32), Tensor(1.0, mstype.float32))
+    keys = ops.uniform((n,), Tensor(0.0, mstype.float32), Tensor(1.0, mstype.float32), key=key)
     return ops.cast(ops.sort(keys)[1], mstype.to_dtype(dtype))
 
 
 def normal(mean=0.0, std=1.0, size=None, generator=None):
     """Normal draws with a Tensor or number ``mean``/``std`` (broadcast), or numbers and ``size``."""
-    _no_generator(generator, "normal")
+    key = _gen(generator, "normal")
     tensors = [v for v in (mean, std) if isinstance(v, Tensor)]
     if tensors:
         shape = np.broadcast_shapes(*[tuple(v.shape) for v in tensors])
@@ -206,19 +206,19 @@ def normal(mean=0.0, std=1.0, size=None, generator=None):
         shape = _size(size, "normal")
     if not isinstance(std, Tensor) and std < 0:
         raise ValueError(f"mint.normal: 'std' must be >= 0, got {std}")
-    z = ops.standard_normal(tuple(shape))
+    z = ops.standard_normal(tuple(shape), key=key)
     return z * std + mean
 
 
 def bernoulli(input, *, generator=None):  # noqa: A002
     """1 where a uniform draw falls below ``input`` (the probabilities), in input's dtype."""
-    _no_generator(generator, "bernoulli")
+    key = _gen(generator, "bernoulli")
     p = _t(input, "bernoulli")
-    u = ops.uniform(tuple(p.shape), Tensor(0.0, mstype.float32), Tensor(1.0, mstype.float32))
+    u = ops.uniform(tuple(p.shape), Tensor(0.0, mstype.float32), Tensor(1.0, mstype.float32), key=key)
     return ops.cast(ops.less(u, p), p.dtype)
 
 
 def multinomial(input, num_samples, replacement=False, *, generator=None):  # noqa: A002
     """``num_samples`` category indices per row of ``input``'s weights, as Int64 (PyTorch's and mint's dtype)."""
-    _no_generator(generator, "multinomial")
-    return ops.cast(ops.multinomial(input, num_samples, replacement), mstype.int64)
+    key = _gen(generator, "multinomial")
+    return ops.cast(ops.multinomial(input, num_samples, replacement, key=key), mstype.int64)

@@ -15,7 +15,8 @@ from .functional import _as_tensor
 __all__ = ["tensor_slice", "stop_gradient_", "tanh_", "clamp_", "inplace_sigmoid", "deepcopy", "isnan_ext",
            "diff_ext", "baddbmm_ext", "mse_loss_ext", "adaptive_avg_pool2d_ext", "einsum_ext", "col2im",
            "rotary_position_embedding", "tensordump", "move_to", "fftshift", "ifftshift", "fftfreq", "rfftfreq",
-           "real", "imag", "conj", "angle", "cond", "cosine_embedding_loss", "float_status"]
+           "real", "imag", "conj", "angle", "cond", "cosine_embedding_loss", "float_status",
+           "normal_", "uniform_", "random_", "exponential_", "bernoulli_", "bernoulli_ext"]
 
 
 def _inplace(x, out):
@@ -204,3 +205,29 @@ def float_status(x):
     """[1.0] when ``x`` holds a NaN or an infinity, else [0.0] (Float32, shape (1,))."""
     bad = F.logical_not(F.all(F.isfinite(x)))
     return F.reshape(F.cast(bad, mstype.float32), (1,))
+
+
+# ---- the in-place random fills (MindSpore's ops.normal_ ... spell Tensor's methods as functions) -------------------
+def normal_(input, mean=0, std=1, *, generator=None):  # noqa: A002
+    return _as_tensor(input, "normal_").normal_(mean, std, generator=generator)
+
+
+def uniform_(input, from_=0, to=1, *, generator=None):  # noqa: A002
+    return _as_tensor(input, "uniform_").uniform_(from_, to, generator=generator)
+
+
+def random_(input, from_=0, to=None, *, generator=None):  # noqa: A002
+    return _as_tensor(input, "random_").random_(from_, to, generator=generator)
+
+
+def exponential_(input, lambd=1, *, generator=None):  # noqa: A002
+    return _as_tensor(input, "exponential_").exponential_(lambd, generator=generator)
+
+
+def bernoulli_(input, p=0.5, *, generator=None):  # noqa: A002
+    return _as_tensor(input, "bernoulli_").bernoulli_(p, generator=generator)
+
+
+def bernoulli_ext(input, *, generator=None):  # noqa: A002
+    """Samples of Bernoulli(input): ``input`` holds the probabilities (mint.bernoulli's op)."""
+    return _as_tensor(input, "bernoulli_ext").bernoulli(generator=generator)

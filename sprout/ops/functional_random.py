@@ -87,10 +87,10 @@ def standard_laplace(shape, seed=None):
                   seed_key("standard_laplace", seed))
 
 
-def multinomial(input, num_samples, replacement=True, seed=None):  # noqa: A002
+def multinomial(input, num_samples, replacement=True, seed=None, *, key=None):  # noqa: A002
     """Category indices (Int32) drawn from each row's non-negative weights."""
     x = _as_tensor(input, "multinomial")
-    return bind(RX.MULTINOMIAL, (_draw_seed(seed_key("multinomial", seed)), x),
+    return bind(RX.MULTINOMIAL, (_draw_seed(key or seed_key("multinomial", seed)), x),
                 {"num_samples": int(num_samples), "replacement": bool(replacement), "dtype": mstype.int32})
 
 

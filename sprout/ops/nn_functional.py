@@ -238,7 +238,7 @@ def standard_normal(shape, seed=None, *, key=None):
                 {"shape": _size(tuple(shape), "standard_normal"), "dtype": mstype.float32})
 
 
-def normal(shape, mean, stddev, seed=None):
+def normal(shape, mean, stddev, seed=None, *, key=None):
     """Samples of N(mean, stddev); tensor ``mean``/``stddev`` broadcast with ``shape`` (and get gradients)."""
     if isinstance(mean, Tensor) or isinstance(stddev, Tensor):
         from .functional import add, mul
@@ -249,12 +249,12 @@ def normal(shape, mean, stddev, seed=None):
                              f"is not checked)")
 
         full = np.broadcast_shapes(tuple(shape), tuple(getattr(mean, "shape", ())), tuple(getattr(stddev, "shape", ())))
-        z = standard_normal(full, seed)
+        z = standard_normal(full, seed, key=key)
         dt = next(v.dtype for v in (mean, stddev) if isinstance(v, Tensor))
         return add(mul(z if z.dtype is dt else cast(z, dt), stddev), mean)
     if stddev < 0:
         raise ValueError(f"normal: stddev must be non-negative, got {stddev}")
-    return bind(RND.NORMAL, (_draw_seed(seed_key("normal", seed)),),
+    return bind(RND.NORMAL, (_draw_seed(key or seed_key("normal", seed)),),
                 {"shape": _size(tuple(shape), "normal"), "dtype": mstype.float32, "mean": float(mean),
                  "stddev": float(stddev)})
 
@@ -269,10 +269,10 @@ def rand(*size, dtype=None, seed=None):
                                                                      "dtype": mstype.to_dtype(dtype or mstype.float32)})
 
 
-def randint(low, high, size, seed=None, *, dtype=None):
+def randint(low, high, size, seed=None, *, dtype=None, key=None):
     if high <= low:
         raise ValueError(f"randint: high ({high}) must be greater than low ({low})")
-    return bind(RND.UNIFORM_INT, (_draw_seed(seed_key("randint", seed)),),
+    return bind(RND.UNIFORM_INT, (_draw_seed(key or seed_key("randint", seed)),),
                 {"shape": _size(tuple(size), "randint"), "dtype": mstype.to_dtype(dtype or mstype.int64),
                  "low": int(low), "high": int(high)})
 

@@ -30,14 +30,14 @@ def _stream(seed) -> np.random.Generator:
 
 
 def _seed_impl(key=None):
-    """A seed from the global stream, or from the op-level stream ``key`` (an op given its own seed)."""
-    gen = _seed.rng() if key is None else _seed.stream(key)
-    return np.asarray(gen.bit_generator.random_raw() >> 1, np.int64)
+    """A seed from the default generator, a ``Generator`` or the op-level stream ``key`` (an op given its own
+    seed)."""
+    return np.asarray(_seed.draw(key), np.int64)
 
 
 def _seed_infer(key=None):
-    if key is not None and (not isinstance(key, tuple) or len(key) < 3):
-        raise OpError(f"RandomSeed: key must be (owner, seed, seed2[, instance]), got {key!r}")
+    if key is not None and (not isinstance(key, tuple) or len(key) < (2 if key[:1] == ("generator",) else 3)):
+        raise OpError(f"RandomSeed: key must be (owner, seed, seed2[, instance]) or ('generator', uid), got {key!r}")
     return _SEED_T
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtype as mstype
+from ..core.generator import generator_key
 from ..core.tensor import Tensor
 from . import functional as F
 from .functional import _as_tensor
@@ -38,10 +39,8 @@ def _alpha(fn):
     return op
 
 
-def _no_generator(generator, name):
-    if generator is not None:
-        raise TypeError(f"Tensor.{name}: generator objects are not supported (sprout draws from the stream "
-                        f"ms.set_seed controls); pass generator=None")
+def _gen(generator, name):
+    return generator_key(generator, f"Tensor.{name}")
 
 
 def _index_fill(self, dim, index, value):
@@ -93,28 +92,40 @@ def _fill_diagonal(self, fill_value, wrap=False):
     return F.masked_fill(self, mask, fill_value)
 
 
+def _scalar(v, name):
+    """A bound given as a number or a one-element tensor (MindSpore's uniform_ takes both)."""
+    if isinstance(v, Tensor):
+        if v.size != 1:
+            raise ValueError(f"Tensor.{name}: a tensor bound must hold one element, got shape {tuple(v.shape)}")
+        return v.item()
+    if isinstance(v, bool) or not isinstance(v, (int, float, np.number)):
+        raise TypeError(f"Tensor.{name}: bounds must be numbers or tensors, got {type(v).__name__}")
+    return v
+
+
 def _float_self(self, name):
     if not self.dtype.is_float:
         raise TypeError(f"Tensor.{name}: needs a float tensor, got {self.dtype}")
 
 
 def _uniform(self, from_=0.0, to=1.0, generator=None):
-    _no_generator(generator, "uniform")
+    key = _gen(generator, "uniform")
     _float_self(self, "uniform")
+    from_, to = _scalar(from_, "uniform"), _scalar(to, "uniform")
     if from_ > to:
         raise ValueError(f"Tensor.uniform: from_ ({from_}) must not exceed to ({to})")
-    return F.cast(F.uniform(tuple(self.shape), float(from_), float(to)), self.dtype)
+    return F.cast(F.uniform(tuple(self.shape), float(from_), float(to), key=key), self.dtype)
 
 
 def _normal(self, mean=0, std=1, *, generator=None):
-    _no_generator(generator, "normal_")
+    key = _gen(generator, "normal_")
     _float_self(self, "normal_")
-    return F.cast(F.normal(tuple(self.shape), float(mean), float(std)), self.dtype)
+    return F.cast(F.normal(tuple(self.shape), float(mean), float(std), key=key), self.dtype)
 
 
 def _random(self, from_=0, to=None, *, generator=None):
     """Integers uniform in [from_, to) (to defaults to the dtype's top: 2**mantissa for floats)."""
-    _no_generator(generator, "random_")
+    key = _gen(generator, "random_")
     if to is None:
         from_, to = (0, from_) if from_ else (0, None)
     if to is None:
@@ -122,21 +133,21 @@ def _random(self, from_=0, to=None, *, generator=None):
         to = 2 ** (np.finfo(dt.np).nmant + 1) if dt.is_float else int(np.iinfo(dt.np).max) + (dt is not mstype.bool_)
     if to <= from_:
         raise ValueError(f"Tensor.random_: to ({to}) must be greater than from_ ({from_})")
-    return F.cast(F.randint(int(from_), int(to), tuple(self.shape)), self.dtype)
+    return F.cast(F.randint(int(from_), int(to), tuple(self.shape), key=key), self.dtype)
 
 
 def _bernoulli_(self, p=0.5, *, generator=None):
-    _no_generator(generator, "bernoulli_")
+    key = _gen(generator, "bernoulli_")
     p = p if isinstance(p, Tensor) else Tensor(np.asarray(p, np.float32))
     probs = F.broadcast_to(F.cast(p, mstype.float32), tuple(self.shape))
-    return sample("bernoulli", tuple(self.shape), (probs,), mstype.float32)
+    return sample("bernoulli", tuple(self.shape), (probs,), mstype.float32, key)
 
 
 def _bernoulli(self, *, generator=None):
     """Samples of Bernoulli(self): this tensor holds the probabilities."""
-    _no_generator(generator, "bernoulli")
+    key = _gen(generator, "bernoulli")
     _float_self(self, "bernoulli")
-    return sample("bernoulli", tuple(self.shape), (self,), self.dtype)
+    return sample("bernoulli", tuple(self.shape), (self,), self.dtype, key)
 
 
 def _positive_param(v, what, name):
@@ -146,9 +157,10 @@ def _positive_param(v, what, name):
 
 
 def _exponential(self, lambd=1, *, generator=None):
-    _no_generator(generator, "exponential_")
+    key = _gen(generator, "exponential_")
     _float_self(self, "exponential_")
-    return sample("exponential", tuple(self.shape), (_positive_param(lambd, "lambd", "exponential_"),), self.dtype)
+    return sample("exponential", tuple(self.shape), (_positive_param(lambd, "lambd", "exponential_"),), self.dtype,
+                  key)
 
 
 def _log_normal(self, mean=1.0, std=2.0):
