@@ -269,7 +269,8 @@ def scalar_lines(sub: Graph, pad: str, out_index: str, poly: bool = False) -> tu
 
 
 def numba_source(sub: Graph, poly: bool = True) -> str:
-    """A ``prange`` loop over the flat group; with ``poly``, float32 exp/tanh/sigmoid use ``fastmath``'s forms."""
+    """A serial loop over the flat group that releases the GIL (``NumbaKernel`` splits it across threads itself);
+    with ``poly``, float32 exp/tanh/sigmoid use ``fastmath``'s forms."""
     body, consts = scalar_lines(sub, "        ", "j", poly)
     body = [f"        a{k} = i{k}[j]" for k in range(len(sub.inputs))] + body
     dt0 = sub.outputs[0].type.dtype.np.name
@@ -281,16 +282,20 @@ def numba_source(sub: Graph, poly: bool = True) -> str:
     head += [f"{name} = np.{dt}({val!r})" for (dt, val), name in consts.items()]
     params = [f"i{k}" for k in range(len(sub.inputs))] + [f"o{k}" for k in range(len(sub.outputs))]
     return "\n".join(head + ["", "",
-                             "@numba.njit(parallel=True, fastmath=False, cache=True, error_model='numpy')",
+                             "@numba.njit(nogil=True, fastmath=False, cache=True, error_model='numpy')",
                              f"def kern({', '.join(params)}):",
-                             "    for j in numba.prange(o0.shape[0]):"] + body) + "\n"
+                             "    for j in range(o0.shape[0]):"] + body) + "\n"
 
 
 class NumbaKernel:
-    """A ``prange`` loop compiled from a source file under the kernel cache dir (numba caches beside it)."""
+    """A loop compiled from a source file under the kernel cache dir (numba caches beside it); ``threads`` = 2
+    runs the two halves of the flat range at once, one on the persistent pool thread (the loop holds no GIL).
+    Not numba's ``parallel=True``: its OpenMP workers spin after each call (W3 under load: the prange loop
+    took 14.6 ms CPU where the serial loop took 9.6), CPU that the next node's BLAS then lacks."""
 
-    def __init__(self, sub: Graph):
+    def __init__(self, sub: Graph, threads: int = 1):
         self.sub = sub
+        self.threads = threads
         self.out_types = [o.type for o in sub.outputs]
         self.source = numba_source(sub)
         self.path, self.kern = load_kernel("k", self.source)
@@ -298,7 +303,18 @@ class NumbaKernel:
     def __call__(self, *args):
         shape = np.shape(args[0])
         outs = [np.empty(shape, t.dtype.np) for t in self.out_types]
-        self.kern(*[np.ascontiguousarray(a).reshape(-1) for a in args], *[o.reshape(-1) for o in outs])
+        ins = [np.ascontiguousarray(a).reshape(-1) for a in args]
+        views = [o.reshape(-1) for o in outs]
+        n = views[0].shape[0]
+        if self.threads > 1 and n >= MT_MIN:
+            h = (n // 2 + 63) & ~63  # a cache-line multiple for float32 and float64
+            fut = _pool().submit(self.kern, *[a[h:] for a in ins], *[v[h:] for v in views])
+            try:
+                self.kern(*[a[:h] for a in ins], *[v[:h] for v in views])
+            finally:
+                fut.result()
+        else:
+            self.kern(*ins, *views)
         return tuple(outs)
 
 
@@ -339,7 +355,7 @@ def _kernel_path(name: str, source: str) -> str:
 
 
 # ---- choosing a strategy ----------------------------------------------------------------------------------
-STRATEGIES = ("numpy_blocked", "numpy_mt", "numba", "numba_small")
+STRATEGIES = ("numpy_blocked", "numpy_mt", "numba", "numba_mt", "numba_small")
 _built: dict = {}
 _decisions: dict | None = None
 _decisions_path: str | None = None
@@ -352,9 +368,9 @@ def build(sub: Graph, strategy: str) -> Callable:
     key = (graph_key(sub), strategy)
     k = _built.get(key)
     if k is None:
-        if strategy == "numba":
+        if strategy in ("numba", "numba_mt"):
             t = time.perf_counter()
-            k = NumbaKernel(sub)
+            k = NumbaKernel(sub, threads=2 if strategy == "numba_mt" else 1)
             COUNTERS["numba_compiles"] += 1
             COUNTERS["numba_seconds"] += time.perf_counter() - t
         elif strategy == "numba_small":
@@ -401,38 +417,16 @@ def _save_decision(key: str, value: str) -> None:
         pass
 
 
-@functools.cache
-def numpy_transcendentals_slow() -> bool:
-    """Whether this NumPy's float32 tanh costs over 6x a multiply (no SIMD kernel: libm per element), measured
-    once per process on an in-cache array (~2 ms). Only then can a fused numba loop with ``fastmath``'s
-    polynomial exp/tanh win: with AVX-512 NumPy (measured here: tanh 1.8x, exp 2.3x a multiply) its kernels run
-    ~2x faster per element than numba's 256-bit polynomial loops, and fusion gains only memory traffic, which
-    the blocked NumPy kernel already saves (W3: numba 16.8 vs blocked 18.3 ms CPU, 4 Mi elements)."""
-    x = np.random.default_rng(0).standard_normal(1 << 14).astype(np.float32)
-    o = np.empty_like(x)
-
-    def cost(f, *a):
-        best = float("inf")
-        for _ in range(3):
-            t = time.perf_counter()
-            for _ in range(10):
-                f(*a, out=o)
-            best = min(best, time.perf_counter() - t)
-        return best
-
-    return cost(np.tanh, x) > 6 * cost(np.multiply, x, x)
-
-
 def candidates(sub: Graph, n: int, allow_numba: bool = True) -> list[str]:
     """The cost model: which strategies are worth timing for this group at ``n`` elements."""
-    trans = sum(1 for node in sub.nodes if node.op.fuse and node.op.fuse.transcendental
-                and (_form(node, True) == node.op.fuse.scalar or not numpy_transcendentals_slow()))
-    cands = ["numpy_blocked"]
-    if n >= MT_MIN and (os.cpu_count() or 1) >= 2:
-        cands.append("numpy_mt")
-    # numba's scalar libm exp/tanh lose to NumPy's SIMD ones (measured 3.5x on W3): arithmetic and polynomial forms
-    if allow_numba and trans == 0 and n >= MEASURE_MIN and numba_available() and numba_eligible(sub):
-        cands.append("numba")
+    libm = any(node.op.fuse and node.op.fuse.transcendental and _form(node, True) == node.op.fuse.scalar
+               for node in sub.nodes)
+    two = n >= MT_MIN and (os.cpu_count() or 1) >= 2
+    cands = ["numpy_blocked"] + (["numpy_mt"] if two else [])
+    # a libm call per element keeps numba from vectorising (measured 3.5x slower than NumPy's SIMD loops on W3);
+    # arithmetic and fastmath's polynomial forms vectorise (W3, AVX-512: 8.4 ms CPU against blocked NumPy's 14)
+    if allow_numba and not libm and n >= MEASURE_MIN and numba_available() and numba_eligible(sub):
+        cands += ["numba"] + (["numba_mt"] if two else [])
     return cands
 
 

@@ -28,7 +28,21 @@ def test_numba_kernel_matches_interpreter():
 
     got = generate(fused).function("graph_fn")(*arrays)[0]   # runs the numba kernel
     np.testing.assert_allclose(got, interpret(g, *arrays)[0], rtol=1e-6, atol=1e-6)
-    assert "prange" in kernels.build(sub, "numba").source
+    assert "nogil=True" in kernels.build(sub, "numba").source
+
+
+@pytest.mark.parametrize("n", [kernels.MT_MIN + 77, 3 * kernels.MT_MIN])
+def test_two_thread_numba_kernel_equals_serial(n):
+    """numba_mt runs the halves of the flat range on two threads: same values bit for bit as the one loop,
+    also for a length that is no multiple of the split's alignment."""
+    arrays = _data(np.random.default_rng(3), (n,), (n,))
+    fused = fuse_elementwise(_graph(arith, *arrays), choose=lambda s, m: "numba", min_elements=1)
+    sub = fused.nodes[-1].attrs["graph"]
+    (one,) = kernels.build(sub, "numba")(*arrays)
+    (two,) = kernels.build(sub, "numba_mt")(*arrays)
+    assert kernels.build(sub, "numba_mt").threads == 2
+    np.testing.assert_array_equal(one, two)
+    np.testing.assert_allclose(two, interpret(_graph(arith, *arrays), *arrays)[0], rtol=1e-6, atol=1e-6)
 
 
 _CHILD = textwrap.dedent("""
