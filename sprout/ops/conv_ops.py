@@ -7,6 +7,7 @@ from numpy.lib.stride_tricks import as_strided
 from ..core.op import Op, OpError, register
 from ..core.types import TensorType
 from ._gemm import gemm
+from ._scratch import copy_into, scratch
 from ._infer import fmt_shape, shapes_compatible
 
 # Attributes every conv primitive carries (normalised by the functional layer):
@@ -117,14 +118,30 @@ def _conv_infer(x, w, stride=(1, 1), dilation=(1, 1), pad_mode="valid", pad=(0, 
 
 
 # ---- kernels ------------------------------------------------------------------------------------
+def _flat(view: np.ndarray, shape: tuple) -> np.ndarray:
+    """``view.reshape(shape)``: a view when the layout allows, else a copy into the "cols" scratch array (the
+    caller consumes it before the next scratch use of that name and never returns it)."""
+    try:
+        return np.reshape(view, shape, copy=False)
+    except ValueError:
+        return copy_into("cols", view).reshape(shape)
+
+
+def _gemm_tmp(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``gemm(a, b)`` of 2-D operands into the "gemm" scratch array (same rule as ``_flat``)."""
+    if a.dtype != b.dtype or a.dtype == np.float16 or a.ndim != 2 or b.ndim != 2:
+        return gemm(a, b)
+    return np.matmul(a, b, out=scratch("gemm", (a.shape[0], b.shape[1]), a.dtype))
+
+
 def _cols(x, kh, kw, stride, dilation, pad_mode, pad, groups):
-    """im2col: (N, G, Cg*kh*kw, Ho*Wo) patches (one copy) and the geometry."""
+    """im2col: (N, G, Cg*kh*kw, Ho*Wo) patches (one copy, into scratch: see ``_flat``) and the geometry."""
     n, c, h, w = x.shape
     gh, gw = geometry(h, w, kh, kw, stride, dilation, pad_mode, pad)
     if gh[0] <= 0 or gw[0] <= 0:  # the eager path has no infer call: fail here (dispatch asks infer why)
         raise ValueError("empty convolution output")
     view = windows(pad_input(x, gh, gw), kh, kw, stride, dilation, gh[0], gw[0])
-    return view.reshape(n, groups, (c // groups) * kh * kw, gh[0] * gw[0]), gh, gw
+    return _flat(view, (n, groups, (c // groups) * kh * kw, gh[0] * gw[0])), gh, gw
 
 
 def _from_nchw(d):
@@ -140,14 +157,24 @@ def _cols_cm(x, kh: int, kw: int, stride, dilation, pads, ho: int, wo: int) -> n
     n, c, h, w = x.shape
     top, bottom, left, right = pads
     if top or bottom or left or right:
-        xp = np.zeros((c, n, h + top + bottom, w + left + right), x.dtype)
+        xp = scratch("pad", (c, n, h + top + bottom, w + left + right), x.dtype)
+        _zero_border(xp, top, bottom, left, right)
         xp[:, :, top:top + h, left:left + w] = x.transpose(1, 0, 2, 3)
     else:  # no padding: the windows are read straight from x (a 1x1 stride-2 conv reads a quarter of it)
         xp = x.transpose(1, 0, 2, 3)
     s0, s1, s2, s3 = xp.strides
     view = as_strided(xp, (c, kh, kw, n, ho, wo), (s0, s2 * dilation[0], s3 * dilation[1], s1, s2 * stride[0],
                                                    s3 * stride[1]), writeable=False)
-    return view.reshape(c * kh * kw, n * ho * wo)
+    return _flat(view, (c * kh * kw, n * ho * wo))
+
+
+def _zero_border(a: np.ndarray, top: int, bottom: int, left: int, right: int) -> None:
+    """Zero the outer ``top``/``bottom`` rows and ``left``/``right`` columns of the last two axes of ``a``."""
+    h, w = a.shape[-2:]
+    a[..., :top, :] = 0
+    a[..., h - bottom:, :] = 0
+    a[..., :, :left] = 0
+    a[..., :, w - right:] = 0
 
 
 def _pads(gh, gw) -> tuple:
@@ -159,8 +186,8 @@ def _conv_cm(x, w, stride, dilation, pads, ho: int, wo: int) -> np.ndarray:
     (O, N, ...) result transposed back (measured on ResNet-style shapes: 5-30% faster than per-sample GEMMs
     over (N, K, L) columns, whose M = O rows keep BLAS far from peak)."""
     o, _, kh, kw = w.shape
-    y = gemm(w.reshape(o, -1), _cols_cm(x, kh, kw, stride, dilation, pads, ho, wo))
-    return np.ascontiguousarray(y.reshape(o, x.shape[0], ho, wo).transpose(1, 0, 2, 3))
+    y = _gemm_tmp(w.reshape(o, -1), _cols_cm(x, kh, kw, stride, dilation, pads, ho, wo))
+    return y.reshape(o, x.shape[0], ho, wo).transpose(1, 0, 2, 3).copy()  # a fresh array: y is scratch
 
 
 # channel-major columns pay for themselves from this many rows (C*kh*kw) on (measured on M1's shapes: a 3-channel
@@ -201,19 +228,22 @@ def _input_grad(dout, w, x_shape, stride, dilation, pad_mode, pad, groups):
                                                                                           wp - kw + 1):
         # "wide" col2im: dout is widened to the padded width (zero columns), so each of the kh*kw shifted
         # adds is one contiguous run of Ho*Wp per (channel, image) instead of Ho runs of Wo
-        dw = np.zeros((o, n, ho, wp), dout.dtype)
+        dw = scratch("pad", (o, n, ho, wp), dout.dtype)
+        dw[:, :, :, wo:] = 0
         dw[:, :, :, :wo] = dout.transpose(1, 0, 2, 3)
-        dcols = gemm(w.reshape(o, -1).T, dw.reshape(o, -1)).reshape(c, kh, kw, n, ho * wp)
-        acc = np.zeros((c, n, hp * wp + kw), dout.dtype)  # the tail takes the zero columns' spill
+        dcols = _gemm_tmp(w.reshape(o, -1).T, dw.reshape(o, -1)).reshape(c, kh, kw, n, ho * wp)
+        acc = scratch("acc", (c, n, hp * wp + kw), dout.dtype)  # the tail takes the zero columns' spill
+        acc.fill(0)
         for i in range(kh):
             for j in range(kw):
                 start = i * wp + j
                 acc[:, :, start:start + ho * wp] += dcols[:, i, j]
         acc = acc[:, :, :hp * wp].reshape(c, n, hp, wp)[:, :, gh[1]:gh[1] + h, gw[1]:gw[1] + wd]
-        return np.ascontiguousarray(acc.transpose(1, 0, 2, 3))
+        return acc.transpose(1, 0, 2, 3).copy()  # a fresh array: acc is scratch
     if groups == 1:
-        dcols = gemm(w.reshape(o, -1).T, _from_nchw(dout)).reshape(c, kh, kw, n, ho, wo)
-        acc = np.zeros((c, n) + padded[2:], dout.dtype)  # col2im in (C, N, H, W): kh*kw shifted adds
+        dcols = _gemm_tmp(w.reshape(o, -1).T, _from_nchw(dout)).reshape(c, kh, kw, n, ho, wo)
+        acc = scratch("acc", (c, n) + padded[2:], dout.dtype)  # col2im in (C, N, H, W): kh*kw shifted adds
+        acc.fill(0)
         sh, sw = stride
         for i in range(kh):
             r0 = i * dilation[0]
@@ -221,7 +251,7 @@ def _input_grad(dout, w, x_shape, stride, dilation, pad_mode, pad, groups):
                 c0 = j * dilation[1]
                 acc[:, :, r0:r0 + sh * (ho - 1) + 1:sh, c0:c0 + sw * (wo - 1) + 1:sw] += dcols[:, i, j]
         acc = acc[:, :, gh[1]:gh[1] + h, gw[1]:gw[1] + wd]
-        return np.ascontiguousarray(acc.transpose(1, 0, 2, 3))
+        return acc.transpose(1, 0, 2, 3).copy()  # a fresh array: acc is scratch
     wt = np.swapaxes(w.reshape(groups, o // groups, cg * kh * kw), 1, 2)  # (G, K, O/G)
     dcols = gemm(wt, dout.reshape(n, groups, o // groups, ho * wo))  # (N, G, K, L)
     dcols = dcols.reshape(n, c, kh, kw, ho, wo)

@@ -82,3 +82,30 @@ def test_float16_runs_through_float32_gemms():
                      (C._filter_grad(d, x, w.shape, **attrs), want_dw)):
         assert got.dtype == np.float16
         np.testing.assert_allclose(got.astype(np.float32), ref, rtol=2e-2, atol=2e-2 * np.abs(ref).max())
+
+
+@pytest.mark.parametrize("n,c,o,pad_mode", [(1, 8, 1, "pad"), (1, 1, 8, "valid"), (2, 8, 8, "pad"),
+                                            (1, 16, 4, "valid")])
+def test_results_never_share_the_reused_work_arrays(n, c, o, pad_mode, monkeypatch):
+    """im2col copies, GEMM results and col2im accumulators live in per-thread scratch arrays reused by the next
+    call; every returned array is its own (also where a transpose of the scratch would already be contiguous:
+    one image, one channel), so a second call leaves the first results unchanged."""
+    from sprout.ops import _scratch
+
+    rng = np.random.default_rng(n * 100 + c * 10 + o)
+    attrs = dict(stride=(1, 1), dilation=(1, 1), pad_mode=pad_mode, pad=(1, 1, 1, 1), groups=1)
+    x, x2 = (rng.standard_normal((n, c, 9, 9)).astype(np.float32) for _ in range(2))
+    w, w2 = (rng.standard_normal((o, c, 3, 3)).astype(np.float32) for _ in range(2))
+    for rows in (C._CM_MIN_ROWS, 1 << 30):
+        monkeypatch.setattr(C, "_CM_MIN_ROWS", rows)
+        first = C._conv_impl(x, w, **attrs)
+        d = rng.standard_normal(first.shape).astype(np.float32)
+        got = [first, C._input_grad(d, w, x.shape, **attrs), C._filter_grad(d, x, w.shape, **attrs)]
+        kept = [g.copy() for g in got]
+        scratch = list(_scratch._local.bufs.values())
+        assert not any(np.shares_memory(g, s) for g in got for s in scratch)
+        C._conv_impl(x2, w2, **attrs)
+        C._input_grad(d * 2, w2, x.shape, **attrs)
+        C._filter_grad(d, x2, w.shape, **attrs)
+        for g, k in zip(got, kept):
+            np.testing.assert_array_equal(g, k)
