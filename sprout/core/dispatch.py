@@ -25,17 +25,20 @@ _observers: list = []
 _policies: list = []
 _slow = False
 _bf16_on = False  # a bfloat16 array may exist: eager calls check for one (core/bf16.py)
+_checked = False  # _slow or _bf16_on: the eager fast paths (bind, ops/_binary_call) step aside
 _clock = time.perf_counter_ns
 
 
 def _refresh() -> None:
-    global _slow
-    _slow = bool(_tapes or _builders or _observers or _policies or _holders or _bf16_on)
+    global _slow, _checked
+    _slow = bool(_tapes or _builders or _observers or _policies or _holders)
+    _checked = _slow or _bf16_on
 
 
 def _enable_bf16() -> None:
-    """The first bfloat16 array is about to exist: from now on eager ops take the slow path, which lowers an
-    op touching bfloat16 (core/bf16.py). Processes without bfloat16 keep the fast path untouched."""
+    """The first bfloat16 array is about to exist: from now on eager ops take the checked path, which lowers an
+    op touching bfloat16 (core/bf16.py). ``_slow`` keeps meaning "tapes, graphs, observers or policies are
+    active". Processes without bfloat16 keep the fast path untouched."""
     global _bf16_on
     _bf16_on = True
     _refresh()
@@ -191,7 +194,7 @@ class no_builder:
 
 def bind(op: Op, args: tuple, attrs: dict) -> Any:
     """Apply ``op`` to ``args`` (Tensors or Python scalars) with keyword ``attrs``."""
-    if _slow:
+    if _checked:
         return _bind_slow(op, args, attrs)
     # run_eager, inlined and unrolled for one and two inputs: this is the per-op cost every eager call pays
     try:

@@ -33,7 +33,7 @@ def binary_function(prim: Op, promote: Callable, no_attrs: dict) -> Callable:
                 a, b = input._data, other
             else:
                 return bind(prim, promote(input, other, name), no_attrs)
-            if dispatch._slow:
+            if dispatch._checked:
                 return bind(prim, (input, other), no_attrs)
             try:
                 out = prim.impl(a, b)  # (read per call, as bind does: the op table's spy replaces it)

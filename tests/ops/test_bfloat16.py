@@ -154,3 +154,20 @@ def test_to_float_and_amp_accept_bfloat16():
     assert o2(Tensor(np.ones((1, 3), np.float32))).dtype == ms.float32
     with pytest.raises(ValueError, match="dtype"):
         ms.amp.auto_mixed_precision(nn.Dense(3, 2), "O2", dtype=ms.float32)
+
+
+def test_bfloat16_use_keeps_eager_semantics():
+    """Once bfloat16 exists, eager ops are checked for it, but nothing else changes: no tape or graph is taken to
+    be active, so grad's argument aliases still write through to the argument eagerly."""
+    from sprout.core import dispatch
+
+    Tensor([1.0], B)
+    assert dispatch._bf16_on and not dispatch._slow
+
+    def f(x):
+        ops.assign_sub(x, ops.ones((3, 2)))
+        return (x * 2).sum()
+
+    x = Tensor(np.arange(6, dtype=np.float32).reshape(3, 2))
+    ms.grad(f)(x)
+    np.testing.assert_array_equal(x.asnumpy(), np.arange(6).reshape(3, 2) - 1)
