@@ -13,7 +13,7 @@ class Type:
     def __init__(self, name: str, np_dtype, category: int, bits: int):
         self.name = name
         self.np = np.dtype(np_dtype)
-        self.category = category  # 0 bool, 1 unsigned int, 2 signed int, 3 float
+        self.category = category  # 0 bool, 1 unsigned int, 2 signed int, 3 float, 4 complex
         self.bits = bits
 
     def __repr__(self) -> str:
@@ -28,6 +28,15 @@ class Type:
     @property
     def is_float(self) -> bool:
         return self.category == 3
+
+    @property
+    def is_complex(self) -> bool:
+        return self.category == 4
+
+    @property
+    def is_inexact(self) -> bool:
+        """float or complex: the dtypes gradients flow through."""
+        return self.category >= 3
 
     @property
     def is_int(self) -> bool:
@@ -81,17 +90,22 @@ def announce_use() -> None:
 # bfloat16: stored as ml_dtypes' NumPy bfloat16; ops compute it in float32 and round once (core/bf16.py)
 bfloat16 = _Watched("BFloat16", ml_dtypes.bfloat16, 3, 16)
 np_bfloat16 = ml_dtypes.bfloat16  # MindSpore's mstype.np_bfloat16: the NumPy scalar type of bfloat16
+complex64 = Type("Complex64", np.complex64, 4, 64)
+complex128 = Type("Complex128", np.complex128, 4, 128)
 
 # MindSpore aliases
 half, single, double = float16, float32, float64
+cfloat, cdouble = complex64, complex128
 int_, uint = int32, uint32
 float_ = float32
 
-_ALL = (bool_, uint8, uint16, uint32, uint64, int8, int16, int32, int64, float16, float32, float64, bfloat16)
+_ALL = (bool_, uint8, uint16, uint32, uint64, int8, int16, int32, int64, float16, float32, float64, bfloat16,
+        complex64, complex128)
 _FROM_NP = {Type.np.__get__(t): t for t in _ALL}
 _NAMES = {t.name: t for t in _ALL}
 number_type = tuple(t for t in _ALL if t is not bool_)
 float_type = (float16, float32, float64, bfloat16)
+complex_type = (complex64, complex128)
 int_type = (int8, int16, int32, int64)
 uint_type = (uint8, uint16, uint32, uint64)
 
@@ -123,6 +137,8 @@ def to_dtype(value) -> Type:
         return int64
     if value is float:
         return float32
+    if value is complex:
+        return complex128
     try:
         return from_numpy(np.dtype(value))
     except TypeError:
@@ -144,6 +160,8 @@ def promote(a: Type, b: Type) -> Type:
         return a
     if a.category != b.category:
         hi, lo = (a, b) if a.category > b.category else (b, a)
+        if hi.category == 4 and lo is float64:  # a complex64 with float64 parts needs complex128
+            return complex128
         if hi.category == 2 and lo.category == 1 and lo.bits >= hi.bits:
             return _signed(min(lo.bits * 2, 64))
         return hi
@@ -174,6 +192,8 @@ def scalar_dtype(value) -> Type:
         return bool_
     if isinstance(value, int):
         return int64
+    if isinstance(value, complex):
+        return complex128
     return float32
 from .dtype_kinds import (TypeKind, TensorType, number, string, list_, tuple_, type_none, tensor_type,  # noqa: E402,F401
                           long, short, byte, ubyte, ushort, intc, intp, uintc, uintp, dtype_to_pytype,

@@ -67,7 +67,7 @@ intc, intp, uintc, uintp = _dt.int32, _dt.int64, _dt.uint32, _dt.uint64
 def dtype_to_pytype(type_):
     """``mindspore.dtype_to_pytype``: the Python type of a MindSpore type (``float32`` -> ``float``)."""
     if isinstance(type_, _dt.Type):
-        return (bool, int, int, float)[type_.category]
+        return (bool, int, int, float, complex)[type_.category]
     if isinstance(type_, TypeKind) and type_ is not number:  # MindSpore has no single Python type for number
         return type_.pytype
     if isinstance(type_, TensorType):
@@ -88,7 +88,7 @@ def get_py_obj_dtype(obj):
         return TensorType(obj.dtype)
     if isinstance(obj, np.generic):
         return _dt.from_numpy(obj.dtype)
-    by_value = ((bool, _dt.bool_), (int, _dt.int64), (float, _dt.float64),
+    by_value = ((bool, _dt.bool_), (int, _dt.int64), (float, _dt.float64), (complex, _dt.complex128),
                 (str, string), (list, list_), (tuple, tuple_), (type(None), type_none))
     for pytype, result in by_value:
         if obj is pytype or isinstance(obj, pytype):

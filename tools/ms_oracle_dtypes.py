@@ -64,9 +64,62 @@ def bf16_cases(out: dict) -> None:
         out["bf16_safetensors_bytes"] = np.frombuffer(Path(path).read_bytes(), np.uint8).copy()
 
 
+COMPLEX_PRINT = {
+    "short": "np.array([1 + 2j, -0.5 + 0.25j, 3 - 1j], np.complex64)",
+    "row30": "(np.arange(30) * (1 + 0.5j)).astype(np.complex64)",
+    "long1200": "(np.arange(1200) * (0.5 - 1j)).astype(np.complex64)",
+    "square8": "(np.arange(64).reshape(8, 8) * (1 + 1j)).astype(np.complex64)",
+    "specials": "np.array([np.nan + 1j, 1e10 + 1e-5j, -0.0 - 0.0j], np.complex64)",
+    "c128": "np.array([1.123456789 + 2j, -3.5j])",
+    "scalar": "np.array(1.5 - 2j, np.complex64)",
+}
+
+
+def complex_cases(out: dict) -> None:
+    for key, expr in COMPLEX_PRINT.items():
+        t = Tensor(eval(expr))  # noqa: S307 - our own fixed expressions
+        out[f"cx_repr_{key}"] = np.array(repr(t))
+        out[f"cx_str_{key}"] = np.array(str(t))
+    out["cx_scalar_dtype"] = np.array(str(Tensor(1 + 2j).dtype))
+    out["cx_list_dtype"] = np.array(str(Tensor([1 + 2j, 3]).dtype))
+    c = Tensor(np.array([1 + 2j, -0.5 + 0.25j, 3 - 1j], np.complex64))
+    for name in PROMOTE_WITH + ("bfloat16", "complex128"):
+        out[f"cx_promote_{name}"] = np.array(str((c + Tensor(np.ones(3), getattr(ms, name))).dtype))
+    out["cx_promote_float_scalar"] = np.array(str((c + 1.5).dtype))
+    re = Tensor(np.array([1.0, 2.0, -0.5], np.float32))
+    im = Tensor(np.array([0.5, -1.0, 2.0], np.float32))
+    values = {
+        "complex": ops.Complex()(re, im), "real": ops.real(c), "imag": ops.imag(c), "conj": ops.conj(c),
+        "angle": ops.angle(c), "complex_abs": ops.ComplexAbs()(c), "abs": ops.abs(c), "polar": ops.polar(re, im),
+        "view_as_real": ops.view_as_real(c), "mul": c * c, "div": c / (c + 1), "add": c + re, "exp": ops.exp(c),
+        "log": ops.log(c), "sqrt": ops.sqrt(c), "sum": c.sum(), "mean": c.mean(),
+        "matmul": ops.matmul(c.reshape(3, 1), c.reshape(1, 3)), "cast_f32": ops.cast(c, ms.float32),
+        "real_of_real": ops.real(re), "imag_of_real": ops.imag(re),
+    }
+    for name, t in values.items():
+        out[f"cx_{name}"] = t.asnumpy()
+        out[f"cx_{name}_dtype"] = np.array(str(t.dtype))
+    # gradients MindSpore's CPU build computes (its Mul/MatMul/RealDiv complex gradients are missing or wrong)
+    grads = {
+        "complex_abs": (lambda z: ops.ComplexAbs()(z).sum(), c),
+        "abs": (lambda z: ops.real(ops.abs(z)).sum(), c),
+        "exp": (lambda z: ops.real(ops.exp(z)).sum(), c),
+        "imag": (lambda z: ops.imag(z).sum(), c),
+        "sum": (lambda z: ops.real(z.sum()), c),
+        "angle_re": (lambda a: ops.angle(ops.Complex()(a, im)).sum(), re),
+        # positive magnitudes: MindSpore's Polar gradient w.r.t. a negative abs has the wrong sign
+        "polar_abs": (lambda a: ops.real(ops.polar(a, im)).sum(), ops.abs(re)),
+        "polar_angle": (lambda a: ops.imag(ops.polar(ops.abs(re), a)).sum(), im),
+        "view_as_real": (lambda a: (ops.view_as_real(ops.Complex()(a, im)) * Tensor([[1.0, 2.0]])).sum(), re),
+    }
+    for name, (fn, x) in grads.items():
+        out[f"cx_grad_{name}"] = ms.grad(fn)(x).asnumpy()
+
+
 def main() -> None:
     out: dict = {}
     bf16_cases(out)
+    complex_cases(out)
     np.savez(OUT, **out)
     print(f"wrote {len(out)} arrays to {OUT}")
 

@@ -20,7 +20,7 @@ from .grad_graph import Split, split
 
 
 def _is_float(x) -> bool:
-    return isinstance(x, Tensor) and x.dtype.is_float
+    return isinstance(x, Tensor) and x.dtype.is_inexact
 
 
 def _as_list(dout, n: int) -> list:
@@ -120,7 +120,7 @@ def _while_residual_vjp(args: tuple, attrs: dict):
     n_primal = n + 1 + s0 if recorded else n
     primal = list(outs[:n_primal])
     count, stacks = outs[n], list(outs[n + 1:])
-    f_state = [j for j in range(n) if s.forward.inputs[j].type.dtype.is_float]
+    f_state = [j for j in range(n) if s.forward.inputs[j].type.dtype.is_inexact]
     f_cap = [i for i, c in enumerate(bcap) if _is_float(c)]
 
     def vjp(read, _out, dout):  # read: the operands' values when the loop ran (the tape keeps them)

@@ -37,7 +37,7 @@ def joint_graph(graph: Graph) -> Joint:
     tracers = [builder.add_input(v.type, v.name, ("in", k)) for k, v in enumerate(graph.inputs)]
     tape = Tape()
     for t in tracers:
-        if t.dtype.is_float:
+        if t.dtype.is_inexact:
             tape.watch(t)
     with builder:
         dispatch.push_tape(tape)
@@ -47,7 +47,7 @@ def joint_graph(graph: Graph) -> Joint:
             dispatch.pop_tape(tape)
         outs = results[:len(graph.outputs)]
         new_values = [builder.output_value(v) for v in results[len(graph.outputs):]]
-        dout_of = [i for i, o in enumerate(outs) if isinstance(o, Tracer) and o.dtype.is_float]
+        dout_of = [i for i, o in enumerate(outs) if isinstance(o, Tracer) and o.dtype.is_inexact]
         douts = [builder.add_input(outs[i]._var.type, "dout", ("dout", i)) for i in dout_of]
         table = tape.backward([outs[i] for i in dout_of], douts)
         grads, grad_of = [], []

@@ -33,6 +33,8 @@ def format_value(arr: np.ndarray) -> str:
     for float16); scalars print with ``%g``."""
     if arr.dtype == _BF16:
         return _format_bf16(arr.astype(np.float32))
+    if arr.dtype.kind == "c":
+        return _format_complex(arr)
     if arr.ndim == 0:
         item = arr.item()
         if isinstance(item, float):
@@ -72,14 +74,18 @@ def _format_bf16(arr: np.ndarray) -> str:
     shown one, 24 to a line in 1-D, summarised as other dtypes are."""
     if arr.ndim == 0:
         return f" {float(arr):g}"
+    shown = _shown(arr, arr.size > _THRESHOLD_1D if arr.ndim == 1 else True)
+    width = max((len(f"{float(v):g}") for v in shown.flat), default=0)
+    return _itemwise(arr, {"float_kind": lambda v: f"{float(v):g}".rjust(width)})
+
+
+def _itemwise(arr: np.ndarray, formatter: dict) -> str:
+    """The layout MindSpore gives dtypes it prints item by item (bfloat16, complex): ", "-separated, 24 items to
+    a line in 1-D (summarised past 1000), rank >= 2 summarised to 3 items at each end of every long dimension."""
     if arr.size == 0:
         return " " if arr.ndim == 1 else "\n"
-    summarise = arr.size > _THRESHOLD_1D if arr.ndim == 1 else True
-    shown = _shown(arr, summarise)
-    width = max((len(f"{float(v):g}") for v in shown.flat), default=0)
     options = {"separator": ", ", "edgeitems": _EDGE, "max_line_width": 10**9,
-               "threshold": _THRESHOLD_1D if arr.ndim == 1 else 0,
-               "formatter": {"float_kind": lambda v: f"{float(v):g}".rjust(width)}}
+               "threshold": _THRESHOLD_1D if arr.ndim == 1 else 0, "formatter": formatter}
     text = np.array2string(arr, **options).replace(", ...,", " ...")
     if arr.ndim == 1:
         if arr.size > _THRESHOLD_1D:
@@ -90,6 +96,23 @@ def _format_bf16(arr: np.ndarray) -> str:
     while "\n\n" in text:
         text = text.replace("\n\n", "\n")
     return "\n" + _ELLIPSIS_ROW.sub(r"\1...", text)
+
+
+def _g(x) -> str:
+    """``%g`` with the sign of a NaN kept (MindSpore prints ``-nan``)."""
+    return "-nan" if np.isnan(x) and np.signbit(x) else f"{float(x):g}"
+
+
+def _complex_item(z) -> str:
+    im = _g(z.imag)
+    return f"{_g(z.real)}{im if im[0] == '-' else '+' + im}j"
+
+
+def _format_complex(arr: np.ndarray) -> str:
+    """MindSpore prints each complex value as ``re%g`` then ``im%+g`` and ``j``, unpadded."""
+    if arr.ndim == 0:
+        return " " + _complex_item(arr[()])
+    return _itemwise(arr, {"complex_kind": _complex_item})
 
 
 def tensor_repr(shape: tuple, dtype_name: str, arr: np.ndarray) -> str:

@@ -15,7 +15,7 @@ def _to_array(data, dtype: mstype.Type | None) -> np.ndarray:
         arr = data.asnumpy()
     elif isinstance(data, np.ndarray):
         arr = data
-    elif isinstance(data, (bool, int, float)) and not isinstance(data, np.generic):
+    elif isinstance(data, (bool, int, float, complex)) and not isinstance(data, np.generic):
         arr = np.asarray(data, dtype=mstype.scalar_dtype(data).np)
     elif isinstance(data, np.generic):
         arr = np.asarray(data)

@@ -52,12 +52,21 @@ def conv_tbc(input, weight, bias, pad=0):  # noqa: A002
 
 
 def real(input):  # noqa: A002
-    """The real part: sprout Tensors are real, so ``input`` itself."""
-    return input
+    """The real part (a real Tensor is returned as it is)."""
+    from .. import ops
+
+    return ops.real(input)
 
 
 def imag(input):  # noqa: A002
-    """The imaginary part: zeros for a real Tensor (as MindSpore 2.10; sprout has no complex dtypes)."""
+    """The imaginary part (zeros for a real Tensor, as MindSpore 2.10)."""
     from .. import ops
 
-    return ops.zeros_like(input)
+    return ops.imag(input)
+
+
+def polar(abs, angle):  # noqa: A002,F811  (MindSpore's argument names)
+    """``abs * (cos(angle) + i sin(angle))``: a complex64 (complex128) tensor from two float32 (float64) ones."""
+    from .. import ops
+
+    return ops.polar(abs, angle)

@@ -1,6 +1,7 @@
 """PascalCase primitive classes for the math functions of ``functional_math.py``."""
 from __future__ import annotations
 
+from . import complex_ops as C
 from . import functional as F
 from .primitive_classes import Primitive, _simple
 
@@ -17,6 +18,8 @@ _STATELESS = {
     "RightShift": F.bitwise_right_shift, "Invert": F.invert, "PopulationCount": F.population_count,
     "Addcdiv": F.addcdiv, "Addcmul": F.addcmul, "Lerp": F.lerp, "Fmax": F.fmax, "Fmin": F.fmin, "Rint": F.round,
 }
+_STATELESS.update({"Complex": C.complex_, "Real": F.real, "Imag": F.imag, "Conj": F.conj, "Angle": F.angle,
+                   "ComplexAbs": C.complex_abs, "Polar": F.polar})
 for _name, _fn in _STATELESS.items():
     globals()[_name] = _simple(_name, _fn)
 

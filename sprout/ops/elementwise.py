@@ -42,8 +42,15 @@ def _no_grad(*args):
 ADD = binary("Add", np.add, lambda x, y, out, d: (_unbroadcast(d, x), _unbroadcast(d, y)), scalar="({0} + {1})")
 SUB = binary("Sub", np.subtract, lambda x, y, out, d: (_unbroadcast(d, x), _unbroadcast(F.neg(d), y)),
              scalar="({0} - {1})")
-MUL = binary("Mul", np.multiply, lambda x, y, out, d: (_unbroadcast(F.mul(d, y), x), _unbroadcast(F.mul(d, x), y)),
-             scalar="({0} * {1})")
+def _cj(t):
+    """conj(t) for a complex tensor, else t: a holomorphic op's bprop multiplies by the conjugate derivative
+    (MindSpore's convention: the gradient of a real loss L at z = x + iy is dL/dx + i dL/dy)."""
+    dt = getattr(t, "dtype", None)
+    return F.conj(t) if dt is not None and dt.is_complex else t
+
+
+MUL = binary("Mul", np.multiply, lambda x, y, out, d: (_unbroadcast(F.mul(d, _cj(y)), x),
+                                                       _unbroadcast(F.mul(d, _cj(x)), y)), scalar="({0} * {1})")
 
 
 def _div_impl(x, y):
@@ -52,8 +59,8 @@ def _div_impl(x, y):
 
 
 def _div_bprop(x, y, out, d):
-    gx = F.div(d, y)
-    return _unbroadcast(gx, x), _unbroadcast(F.neg(F.mul(gx, out)), y)
+    gx = F.div(d, _cj(y))
+    return _unbroadcast(gx, x), _unbroadcast(F.neg(F.mul(gx, _cj(out))), y)
 
 
 DIV = binary("RealDiv", _div_impl, _div_bprop, fuse=FuseSpec(ufunc=np.true_divide, scalar="({0} / {1})"))
@@ -136,13 +143,13 @@ def _reciprocal_impl(x):
         return np.reciprocal(x) if x.dtype.kind == "f" else 1 / x
 
 
-SQRT = unary("Sqrt", _sqrt_impl, lambda x, out, d: (F.div(d, F.mul(out, 2)),),
+SQRT = unary("Sqrt", _sqrt_impl, lambda x, out, d: (F.div(d, F.mul(_cj(out), 2)),),
              fuse=FuseSpec(ufunc=np.sqrt, scalar="np.sqrt({0})"))
 RSQRT = unary("Rsqrt", _rsqrt_impl, lambda x, out, d: (F.mul(d, F.mul(F.pow(out, 3), -0.5)),),
               fuse=FuseSpec(lines=("_np.sqrt({0}, out={out})", "_np.divide(1, {out}, out={out})"), nin=1))
-EXP = unary("Exp", np.exp, lambda x, out, d: (F.mul(d, out),), scalar="np.exp({0})", transcendental=True,
+EXP = unary("Exp", np.exp, lambda x, out, d: (F.mul(d, _cj(out)),), scalar="np.exp({0})", transcendental=True,
             poly="_fexp({0})")
-LOG = unary("Log", _log_impl, lambda x, out, d: (F.div(d, x),),
+LOG = unary("Log", _log_impl, lambda x, out, d: (F.div(d, _cj(x)),),
             fuse=FuseSpec(ufunc=np.log, scalar="np.log({0})", transcendental=True))
 LOG1P = unary("Log1p", np.log1p, lambda x, out, d: (F.div(d, F.add(x, 1)),), transcendental=True)
 EXPM1 = unary("Expm1", np.expm1, lambda x, out, d: (F.mul(d, F.add(out, 1)),), transcendental=True)
@@ -152,7 +159,18 @@ SIN = unary("Sin", np.sin, lambda x, out, d: (F.mul(d, F.cos(x)),), scalar="np.s
 COS = unary("Cos", np.cos, lambda x, out, d: (F.neg(F.mul(d, F.sin(x))),), scalar="np.cos({0})", transcendental=True)
 TANH = unary("Tanh", np.tanh, lambda x, out, d: (F.mul(d, F.sub(1, F.square(out))),), scalar="np.tanh({0})",
              transcendental=True, poly="_ftanh({0})")
-ABS = unary("Abs", np.abs, lambda x, out, d: (F.mul(d, F.sign(x)),), scalar="abs({0})")
+def _abs_impl(x):
+    """|x|; MindSpore's Abs keeps a complex tensor's dtype (the magnitude with a zero imaginary part)."""
+    return np.abs(x).astype(x.dtype) if x.dtype.kind == "c" else np.abs(x)
+
+
+def _abs_bprop(x, out, d):
+    if x.dtype.is_complex:  # only the real part of the result varies: Re(d) * x / |x|
+        return (F.mul(F.cast(F.real(d), x.dtype), F.div(x, F.where(F.equal(out, 0), F.ones_like(out), out))),)
+    return (F.mul(d, F.sign(x)),)
+
+
+ABS = unary("Abs", _abs_impl, _abs_bprop, fuse=FuseSpec(ufunc=np.abs, scalar="abs({0})"), fresh_output=True)
 SIGN = unary("Sign", np.sign, lambda x, out, d: (F.zeros_like(x),))
 FLOOR = unary("Floor", np.floor, lambda x, out, d: (F.zeros_like(x),))
 CEIL = unary("Ceil", np.ceil, lambda x, out, d: (F.zeros_like(x),))
@@ -283,7 +301,11 @@ SELECT = register(Op("Select", _select_impl, _select_infer, _select_bprop, "elem
 
 
 def _cast_impl(x, dtype):
-    return x.astype(dtype.np, copy=False) if isinstance(x, np.ndarray) else np.asarray(x, dtype.np)
+    if isinstance(x, np.ndarray):
+        if x.dtype.kind == "c" and not dtype.is_complex:  # complex to real keeps the real part (as MindSpore)
+            x = x.real
+        return x.astype(dtype.np, copy=False)
+    return np.asarray(x, dtype.np)
 
 
 def _cast_infer(x, dtype):
@@ -293,12 +315,12 @@ def _cast_infer(x, dtype):
 
 
 def _cast_bprop(x, out, d, dtype):
-    if not x.dtype.is_float:
+    if not (x.dtype.is_float or x.dtype.is_complex):
         return (None,)
     return (F.cast(d, x.dtype),)
 
 
 CAST = register(Op("Cast", _cast_impl, _cast_infer, _cast_bprop, "elementwise",
-                  fuse=FuseSpec(lines=("_np.copyto({out}, {0}, casting='unsafe')",), nin=1, attrs=True)))
+                  fuse=FuseSpec(lines=("_np.copyto({out}, _np.real({0}), casting='unsafe')",), nin=1, attrs=True)))
 
 from . import functional as F  # noqa: E402  (bprops above call the functional API at run time)

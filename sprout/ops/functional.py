@@ -99,7 +99,7 @@ remainder = floor_mod
 
 
 def _to_float(x):
-    if isinstance(x, Tensor) and not x.dtype.is_float:
+    if isinstance(x, Tensor) and x.dtype.category < 3:  # bool/int: float32; float and complex stay
         return bind(E.CAST, (x,), {"dtype": mstype.float32})
     return x
 
@@ -121,11 +121,11 @@ def div(input, other, *, rounding_mode=None):  # noqa: A002
     if rounding_mode is not None:
         raise ValueError(f"div: rounding_mode must be None, 'floor' or 'trunc', got {rounding_mode!r}")
     a, b = _bin(input, other, "RealDiv")
-    if isinstance(a, Tensor) and not a.dtype.is_float:
+    if isinstance(a, Tensor) and a.dtype.category < 3:
         a = _to_float(a)
         if isinstance(b, Tensor):
             b = _to_float(b)
-    elif isinstance(b, Tensor) and not b.dtype.is_float:
+    elif isinstance(b, Tensor) and b.dtype.category < 3:
         b = _to_float(b)
     return bind(E.DIV, (a, b), {})
 

@@ -409,15 +409,18 @@ def isposinf(input):  # noqa: A002
 
 
 def isreal(input):  # noqa: A002
-    """sprout has no complex dtypes: every element is real."""
-    from .functional import ones_like
+    """True where an element's imaginary part is 0 (everywhere for a real tensor)."""
+    from .functional import equal, ones_like
+    from .complex_ops import imag
 
-    return cast(ones_like(_as_tensor(input, "isreal")), mstype.bool_)
+    x = _as_tensor(input, "isreal")
+    if x.dtype.is_complex:
+        return equal(imag(x), 0)
+    return cast(ones_like(x), mstype.bool_)
 
 
 def is_complex(input):  # noqa: A002
-    _as_tensor(input, "is_complex")
-    return False
+    return _as_tensor(input, "is_complex").dtype.is_complex
 
 
 def is_nonzero(input):  # noqa: A002

@@ -1,8 +1,7 @@
-"""The remaining functional names: in-place spellings, MindSpore's ``*_ext`` aliases, real-valued versions of the
-complex helpers, FFT sample frequencies and shifts, condition numbers, rotary embeddings, tensor dumps."""
+"""The remaining functional names: in-place spellings, MindSpore's ``*_ext`` aliases, the complex helpers (from
+complex_ops), FFT sample frequencies and shifts, condition numbers, rotary embeddings, tensor dumps."""
 from __future__ import annotations
 
-import math
 
 import numpy as np
 
@@ -11,11 +10,12 @@ from ..core.tensor import Tensor
 from . import functional as F
 from .composite import _float_input
 from .functional import _as_tensor
+from .complex_ops import angle, conj, imag, polar, real, view_as_real  # noqa: F401  (re-exported)
 
 __all__ = ["tensor_slice", "stop_gradient_", "tanh_", "clamp_", "inplace_sigmoid", "deepcopy", "isnan_ext",
            "diff_ext", "baddbmm_ext", "mse_loss_ext", "adaptive_avg_pool2d_ext", "einsum_ext", "col2im",
            "rotary_position_embedding", "tensordump", "move_to", "fftshift", "ifftshift", "fftfreq", "rfftfreq",
-           "real", "imag", "conj", "angle", "cond", "cosine_embedding_loss", "float_status",
+           "real", "imag", "conj", "angle", "polar", "view_as_real", "cond", "cosine_embedding_loss", "float_status",
            "normal_", "uniform_", "random_", "exponential_", "bernoulli_", "bernoulli_ext"]
 
 
@@ -153,25 +153,6 @@ def fftfreq(n, d=1.0, dtype=None):
 
 def rfftfreq(n, d=1.0, dtype=None):
     return Tensor(np.fft.rfftfreq(int(n), float(d)).astype(mstype.to_dtype(dtype or mstype.float32).np))
-
-
-def real(input):  # noqa: A002
-    """sprout has no complex dtypes: a tensor is its own real part."""
-    return _as_tensor(input, "real")
-
-
-def imag(input):  # noqa: A002
-    return F.zeros_like(_as_tensor(input, "imag"))
-
-
-def conj(input):  # noqa: A002
-    return _as_tensor(input, "conj")
-
-
-def angle(input):  # noqa: A002
-    """The argument of a real number: pi for negative values, else 0 (MindSpore accepts complex inputs only)."""
-    t = _float_input(input, "angle")
-    return F.where(F.less(t, 0.0), F.full_like(t, math.pi), F.zeros_like(t))
 
 
 def cond(A, p=None):  # noqa: N803

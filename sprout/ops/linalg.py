@@ -50,6 +50,8 @@ def _matmul_impl(a, b, transpose_a=False, transpose_b=False):
 
 
 def _matmul_bprop(a, b, out, d, transpose_a=False, transpose_b=False):
+    if a.dtype.is_complex:  # d(a@b) gives d @ conj(b)^T and conj(a)^T @ d (conjugate derivative convention)
+        a, b = F.conj(a), F.conj(b)
     if a.ndim == 1 or b.ndim == 1:
         a2 = F.expand_dims(a, 0) if a.ndim == 1 else a
         b2 = F.expand_dims(b, -1) if b.ndim == 1 else b

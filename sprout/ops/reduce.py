@@ -57,7 +57,7 @@ def _mean_impl(x, axis=(), keep_dims=False):
         count = 1
         for a in axes:
             count *= x.shape[a]
-    if x.dtype.kind == "f":
+    if x.dtype.kind in "fc":
         acc = np.float32 if x.dtype == np.float16 else x.dtype  # float16 accumulates in float32, as np.mean
         out = _add_reduce(x, axis=axes, keepdims=keep_dims, dtype=acc)
         with np.errstate(invalid="ignore", divide="ignore"):

@@ -332,7 +332,11 @@ def _matrix_t(self):
 def _h(self):
     if self.ndim > 2:
         raise ValueError(f"Tensor.H: needs at most 2 dimensions, got {self.ndim}")
-    return F.transpose(self) if self.ndim == 2 else self
+    return F.conj(F.transpose(self) if self.ndim == 2 else self)
+
+
+def _matrix_h(self):
+    return F.conj(_matrix_t(self))
 
 
 def _is_signed(self):
@@ -388,7 +392,7 @@ for _name in ("sub", "mul", "div", "max", "min"):  # the older index-tuple scatt
 for _name, _fn in _METHODS.items():
     setattr(Tensor, _name, _fn)
 Tensor.mT = property(_matrix_t)
-Tensor.mH = property(_matrix_t)  # real tensors only: the conjugate transpose is the transpose
+Tensor.mH = property(_matrix_h)  # the conjugate transpose (the transpose of a real tensor)
 Tensor.H = property(_h)
 Tensor.init = None  # no lazy initializer: a Tensor holds its values (Parameter's init_data works the same)
 Tensor.device = property(lambda self: "CPU")
