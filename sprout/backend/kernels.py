@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..ir.graph import Const, Graph, Var, last_uses
+from .buffers import SLOW_IN_PLACE
 
 BLOCK = 1 << 16          # elements per block: a block's intermediates stay in L2
 MT_MIN = 1 << 18         # below this, one thread (pool hand-off costs more than it gains)
@@ -95,7 +96,7 @@ def _emit_block(sub: Graph, ns: dict) -> tuple[str, list]:
                 and names[x.uid].startswith("b") and x.type.dtype.np == dt]
         if out.uid in out_pos:
             dest = f"o{out_pos[out.uid]}"
-        elif dead and spec.inplace:
+        elif dead and spec.inplace and spec.ufunc not in SLOW_IN_PLACE:
             dest = names[dead[0].uid]
             dead = dead[1:]
         elif free.get(dt):

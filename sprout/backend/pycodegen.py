@@ -17,7 +17,7 @@ from ..ir.graph import Graph, Node, Var, last_uses, numel
 from ..ops.elementwise import CAST
 from ..ops.linalg import MATMUL
 from ..ops.shape import BROADCAST_TO
-from .buffers import Buffers, store
+from .buffers import SLOW_IN_PLACE, Buffers, store
 from .interpret import bind_attrs
 
 # binary ops whose NumPy impl is exactly the ufunc behind a Python operator
@@ -144,7 +144,7 @@ def _node_expr(em: _Emitter, node: Node, owned: set, last: dict, i: int) -> tupl
     impl = op.impl
     if isinstance(impl, np.ufunc) and not attrs and out_t is not None:
         size = _numel(out_t)
-        if size is not None and size >= _BIG:  # big: write into a dead input of the same type
+        if size is not None and size >= _BIG and impl not in SLOW_IN_PLACE:  # big: write into a dead input
             for x in ins:
                 if isinstance(x, Var) and x.uid in owned and last.get(x.uid) == i and x.type == out_t:
                     return f"{em.ufunc(impl)}({', '.join(args)}, out={em.names[x.uid]})", x.uid
