@@ -124,6 +124,7 @@ class Options:
     min_time: float = 0.05
     budget: float = 3.0              # seconds of timed samples per contestant (at least 3 samples)
     memory: bool = False             # trace peak memory with tracemalloc (NumPy/sprout only)
+    clock: Callable[[], float] = time.perf_counter   # samples' clock (suite --cpu-time: time.process_time)
 
 
 def short_error(exc: BaseException) -> str:
@@ -176,16 +177,16 @@ class _Runner:
     def calibrate(self) -> None:
         """Loop count so that one sample lasts about ``min_time`` (one warm call first)."""
         try:
-            start = time.perf_counter()
+            start = self.opts.clock()
             self.call()
-            elapsed = time.perf_counter() - start
+            elapsed = self.opts.clock() - start
             number = 1
             while elapsed < self.opts.min_time and number < 1 << 20:
                 number *= 2 if elapsed == 0 else max(2, int(self.opts.min_time / elapsed) + 1)
-                start = time.perf_counter()
+                start = self.opts.clock()
                 for _ in range(number):
                     self.call()
-                elapsed = time.perf_counter() - start
+                elapsed = self.opts.clock() - start
             self.number = number
         except Exception as exc:
             self.fail(exc)
@@ -199,10 +200,10 @@ class _Runner:
 
     def sample(self) -> None:
         try:
-            start = time.perf_counter()
+            start = self.opts.clock()
             for _ in range(self.number):
                 self.call()
-            elapsed = time.perf_counter() - start
+            elapsed = self.opts.clock() - start
         except Exception as exc:
             self.fail(exc)
             return
