@@ -25,20 +25,26 @@ sys.path.insert(0, _ROOT)
 
 
 # ---- workers (run inside the jobs) ---------------------------------------------------------------------------
-def _median_step(step, x, y, warm: int, steps: int) -> float:
+def _median_step(step, x, y, warm: int, steps: int, cpu: list | None = None) -> float:
+    """Median wall time of a step; ``cpu`` (if given) receives the median CPU time of this process per step
+    (robust to a shared machine: it excludes the time the rank was not scheduled, though not MPI's busy wait)."""
     for _ in range(warm):
         step(x, y)
-    times = []
+    times, cpus = [], []
     for _ in range(steps):
-        t0 = time.perf_counter()
+        c0, t0 = time.process_time(), time.perf_counter()
         step(x, y)
         times.append(time.perf_counter() - t0)
+        cpus.append(time.process_time() - c0)
+    if cpu is not None:
+        cpu.append(statistics.median(cpus))
     return statistics.median(times)
 
 
 def _dp_worker(batch: int, steps: int, fusion: int) -> dict:
     """fusion: 1 = the default ("auto": big gradients alone, small ones packed), 2 = one packed bucket (comm_fusion
-    size 64 MB), 0 = one all-reduce per gradient (comm_fusion openstate False)."""
+    size 64 MB), 0 = one all-reduce per gradient (comm_fusion openstate False), 3 = no reducer (each rank trains on
+    its half alone: the compute of a data-parallel step without its communication)."""
     import sprout as ms
     from sprout import context, nn
     from sprout.communication import collective, get_group_size, get_rank, init
@@ -46,7 +52,7 @@ def _dp_worker(batch: int, steps: int, fusion: int) -> dict:
     ms.set_context(mode=ms.GRAPH_MODE)
     init()
     n, r = get_group_size(), get_rank()
-    if n > 1:
+    if n > 1 and fusion != 3:
         context.set_auto_parallel_context(parallel_mode="data_parallel", gradients_mean=True)
     if fusion == 0:
         context.set_auto_parallel_context(comm_fusion={"openstate": False})
@@ -59,8 +65,9 @@ def _dp_worker(batch: int, steps: int, fusion: int) -> dict:
     rng = np.random.default_rng(r)
     x = ms.Tensor(rng.standard_normal((batch // n, 784)).astype(np.float32))
     y = ms.Tensor(rng.integers(0, 10, batch // n).astype(np.int32))
-    out = {"step": _median_step(step, x, y, 10, steps)}
-    if n > 1:  # the bare all-reduce of the gradient bytes, in place, as the reducer's bucket does it
+    cpu: list = []
+    out = {"step": _median_step(step, x, y, 10, steps, cpu), "cpu": cpu[0]}
+    if n > 1 and fusion != 3:  # the bare all-reduce of the gradient bytes, in place, as the reducer's bucket does it
         grad = np.zeros(sum(p.size for p in net.trainable_params()), np.float32)
         backend = collective.current().groups["mccl_world_group"].backend
         samples = []
@@ -87,6 +94,7 @@ def _dp_worker(batch: int, steps: int, fusion: int) -> dict:
             reducer(tuple(grads))
             samples.append(time.perf_counter() - t0)
         out["reducer_eager"] = statistics.median(samples)
+    if n > 1:
         every = collective.allgather_object(out, "hccl_world_group")
         out = {k: max(e[k] for e in every) for k in out}  # the time of a step is the slowest rank's
     return out if r == 0 else {}
@@ -215,10 +223,16 @@ def _ms(s: float) -> str:
 
 def bench_dp(steps: int) -> list:
     rows = []
+    cpu_rows = []
     for batch in (64, 256, 1024):
         one2 = _job(_worker_cmd("dp", batch, steps, 1), threads=2)["step"]
-        one1 = _job(_worker_cmd("dp", batch, steps, 1), threads=1)["step"]
+        one1_res = _job(_worker_cmd("dp", batch, steps, 1), threads=1)
+        one1 = one1_res["step"]
+        half = _job(_worker_cmd("dp", batch // 2, steps, 1), threads=1)
+        alone = _job(["mpiexec", "-n", "2"] + _worker_cmd("dp", batch, steps, 3), threads=1)
         two = _job(["mpiexec", "-n", "2"] + _worker_cmd("dp", batch, steps, 1), threads=1)
+        cpu_rows.append([f"global batch {batch}", _ms(one1_res["cpu"]), _ms(half["cpu"]), _ms(alone["cpu"]),
+                         _ms(two["cpu"]), _ms(two["cpu"] - alone["cpu"])])
         per = _job(["mpiexec", "-n", "2"] + _worker_cmd("dp", batch, steps, 0), threads=1)
         one_bucket = _job(["mpiexec", "-n", "2"] + _worker_cmd("dp", batch, steps, 2), threads=1)
         rows.append([f"W4 DP step, global batch {batch}", _ms(one2), _ms(one1), _ms(two["step"]),
@@ -230,6 +244,12 @@ def bench_dp(steps: int) -> list:
           "| AllReduce op, 2.55 MiB | raw in-place MPI all-reduce |")
     print("|" + " --- |" * 11)
     for r in rows:
+        print("| " + " | ".join(r) + " |")
+    print("\n| W4 DP, CPU time per step (process_time; the slowest rank) | 1 proc, 1 thread, whole batch | 1 proc, "
+          "1 thread, half batch | 2 ranks, no reducer (compute only) | 2 ranks, data parallel | DP's CPU cost per "
+          "rank (incl. MPI's busy wait) |")
+    print("|" + " --- |" * 6)
+    for r in cpu_rows:
         print("| " + " | ".join(r) + " |")
     return rows
 
