@@ -9,11 +9,11 @@ from collections.abc import Callable
 import numpy as np
 
 from .. import context
-from .backend import REDUCE_OPS
+from .backend import REDUCE_OPS, reduce_in_order
 from .state import CollectiveMismatchError, CommError, Group, current
 
 _KINDS = ("AllReduce", "AllGather", "ReduceScatter", "Broadcast", "AlltoAll", "Barrier", "Reduce", "Gather",
-          "Scatter", "allgather_object", "broadcast_object")
+          "Scatter", "allgather_object", "broadcast_object", "AllGatherV", "ReduceScatterV", "AlltoAllV")
 _SIG_DIMS = 8
 SIG_LEN = 5 + _SIG_DIMS
 
@@ -184,7 +184,7 @@ def group_rank(group: str, what: str) -> int:
     return current().member(group, what).backend.rank
 
 
-def all_to_all_v(chunks: list, recv_shapes: list, group: str) -> list:
+def all_to_all_v(chunks: list, recv_shapes: list, group: str, kind: str = "AlltoAll") -> list:
     """Uneven all-to-all: ``chunks[j]`` to rank j, receiving ``recv_shapes[i]`` from rank i. The shapes are
     checked on every rank first (a mismatch raises everywhere, naming both sides)."""
     def call(b):
@@ -193,12 +193,28 @@ def all_to_all_v(chunks: list, recv_shapes: list, group: str) -> list:
                f"{list(table[j][1][i])}" for i in range(b.size) for j in range(b.size)
                if table[i][0][j] != table[j][1][i]]
         if bad:
-            raise CollectiveMismatchError(f"AlltoAll on group {g.name!r}: the split sizes disagree: " + "; ".join(bad))
+            raise CollectiveMismatchError(f"{kind} on group {g.name!r}: the split sizes disagree: " + "; ".join(bad))
         return b.alltoall([owned(c) for c in chunks], [tuple(s) for s in recv_shapes])
 
-    g = current().member(group, "AlltoAll")
+    g = current().member(group, kind)
     dtype = np.asarray(chunks[0]).dtype if chunks else None
-    return run("AlltoAll", group, None, (("dtype", str(dtype)),), call)
+    return run(kind, group, None, (("dtype", str(dtype)),), call)
+
+
+def all_gather_v(x: np.ndarray, sizes: list, group: str) -> np.ndarray:
+    """AllGatherV: every rank's 1-D ``x`` (rank i's of length ``sizes[i]``) concatenated in group-rank order."""
+    n = group_size(group, "AllGatherV")
+    got = all_to_all_v([x] * n, [(k,) for k in sizes], group, "AllGatherV")
+    return np.concatenate(got) if got else np.asarray(x)[:0]
+
+
+def reduce_scatter_v(x: np.ndarray, sizes: list, op: str, group: str) -> np.ndarray:
+    """ReduceScatterV: 1-D ``x`` reduced over the group in group-rank order; this rank keeps its span
+    (``sizes[rank]`` elements after ``sum(sizes[:rank])``)."""
+    cuts = np.cumsum(sizes)[:-1]
+    me = group_rank(group, "ReduceScatterV")
+    got = all_to_all_v(np.split(x, cuts), [(sizes[me],)] * len(sizes), group, "ReduceScatterV")
+    return reduce_in_order(got, op)
 
 
 def isend(x, dest: int, tag: int, group: str):

@@ -1,6 +1,8 @@
 """MindSpore's PascalCase communication primitives (``ops.AllReduce()(x)``) over the collective op records."""
 from __future__ import annotations
 
+import operator
+
 from .. import dtype as mstype
 from ..communication.state import HCCL_WORLD_COMM_GROUP
 from . import comm_ops as K
@@ -89,6 +91,68 @@ class AlltoAll(Primitive):
         return K.all_to_all(x, self.split_count, self.split_dim, self.concat_dim, self.group)
 
 
+def _split_list(prim: str, name: str, value) -> tuple:
+    """Split sizes given as a list, tuple or Tensor of ints (values known when the call is traced)."""
+    from ..core.tensor import Tensor
+
+    if isinstance(value, Tensor):
+        value = value.asnumpy().reshape(-1).tolist()
+    if not isinstance(value, (list, tuple)):
+        raise TypeError(f"For '{prim}', '{name}' must be a tuple, list or Tensor of ints, but got "
+                        f"{type(value).__name__}.")
+    try:
+        return tuple(operator.index(v) for v in value)
+    except TypeError:
+        raise TypeError(f"For '{prim}', '{name}' must hold ints, but got {list(value)!r}.") from None
+
+
+class AllGatherV(Primitive):
+    """Gather flattened tensors of uneven sizes: rank i contributes ``output_split_sizes[i]`` elements; the
+    output is their concatenation in rank order (shape ``(sum,)``, or ``()`` when empty)."""
+
+    def __init__(self, group=HCCL_WORLD_COMM_GROUP):
+        super().__init__()
+        self.group = _str(self.name, "group", group)
+        self.rank_size = K._size(self.name, self.group)
+        self.mean_flag, self.no_eliminate = False, True
+
+    def __call__(self, x, output_split_sizes):
+        return K.all_gather_v(x, _split_list(self.name, "output_split_sizes", output_split_sizes), self.group)
+
+
+class ReduceScatterV(Primitive):
+    """Reduce a flattened tensor over ``group``; rank r keeps ``input_split_sizes[r]`` elements (its span of the
+    result, shape ``(n,)``, or ``()`` when empty). ``op``: sum, max, min, avg (prod is not supported)."""
+
+    def __init__(self, op=ReduceOp.SUM, group=HCCL_WORLD_COMM_GROUP):
+        super().__init__()
+        self.op = _str(self.name, "op", op)
+        self.group = _str(self.name, "group", group)
+        self.rank_size = K._size(self.name, self.group)
+        self.no_eliminate = True
+
+    def __call__(self, x, input_split_sizes):
+        return K.reduce_scatter_v(x, _split_list(self.name, "input_split_sizes", input_split_sizes), self.op,
+                                  self.group)
+
+
+class AlltoAllV(Primitive):
+    """Uneven all-to-all of a flattened tensor: ``send_numel_list[j] * block_size`` elements to rank j, and
+    ``recv_numel_list[i] * block_size`` from rank i, concatenated in rank order."""
+
+    def __init__(self, group=HCCL_WORLD_COMM_GROUP, block_size=1):
+        super().__init__()
+        self.group = HCCL_WORLD_COMM_GROUP if group is None else _str(self.name, "group", group)
+        self.block_size = _int(self.name, "block_size", block_size)
+        self.rank_size = K._size(self.name, self.group)
+        self.no_eliminate = True
+
+    def __call__(self, x, send_numel_list, recv_numel_list):
+        return K.all_to_all_v(x, _split_list(self.name, "send_numel_list", send_numel_list),
+                              _split_list(self.name, "recv_numel_list", recv_numel_list), self.group,
+                              self.block_size)
+
+
 class Barrier(Primitive):
     """Synchronize the group; returns MindSpore's placeholder f32[1]."""
 
@@ -155,4 +219,4 @@ class Receive(Primitive):
 
 
 __all__ = ["ReduceOp", "AllReduce", "AllGather", "ReduceScatter", "Broadcast", "AlltoAll", "Barrier", "Reduce",
-           "Send", "Receive"]
+           "Send", "Receive", "AllGatherV", "ReduceScatterV", "AlltoAllV"]

@@ -197,6 +197,152 @@ def _all_to_all_bprop(x, out, dout, split_count, split_dim, concat_dim, group=HC
 ALL_TO_ALL = _collective("AlltoAll", _all_to_all_impl, _all_to_all_infer, _all_to_all_bprop)
 
 
+# ---- uneven collectives: AllGatherV / ReduceScatterV / AlltoAllV (flat tensors, split sizes as attributes) -----
+def _sizes(name: str, arg: str, sizes, n: int | None) -> tuple:
+    if not isinstance(sizes, tuple) or any(not isinstance(k, int) or isinstance(k, bool) for k in sizes):
+        raise TypeError(f"For '{name}', '{arg}' must be a tuple of ints, but got {sizes!r}.")
+    if n is not None and len(sizes) != n:
+        raise ValueError(f"For '{name}', the size of '{arg}' must be equal to the group size {n}, but got "
+                         f"{len(sizes)}: {list(sizes)}.")
+    if any(k < 0 for k in sizes):
+        raise RuntimeError(f"For '{name}', '{arg}' value is illegal (negative): {list(sizes)}.")
+    return sizes
+
+
+def _gather_v_numel(numel, sizes: tuple, group: str) -> None:
+    mine = sizes[C.group_rank(group, "AllGatherV")]
+    if numel is not None and numel != mine:
+        raise ValueError(f"For 'AllGatherV', the input has {numel} elements but output_split_sizes gives this rank "
+                         f"{mine}: {list(sizes)}.")
+
+
+def _scatter_v_numel(numel, sizes: tuple) -> None:
+    if numel is not None and numel != sum(sizes):
+        raise ValueError(f"For 'ReduceScatterV', the input has {numel} elements but input_split_sizes "
+                         f"{list(sizes)} add up to {sum(sizes)}.")
+
+
+def _all_to_all_v_numel(numel, send: tuple, block_size: int) -> None:
+    if numel is not None and numel != sum(send) * block_size:
+        raise ValueError(f"For 'AlltoAllV', the input has {numel} elements but send_numel_list {list(send)} times "
+                         f"block_size {block_size} is {sum(send) * block_size}.")
+
+
+def _flat_type(numel: int, dtype) -> TensorType:
+    return TensorType((numel,) if numel else (), dtype)  # MindSpore: an empty result has shape ()
+
+
+def _numel(x: TensorType):
+    return None if any(d is None for d in x.shape) else int(np.prod(x.shape, dtype=np.int64))
+
+
+def _flat_out(a: np.ndarray, numel: int) -> np.ndarray:
+    return a.reshape(-1) if numel else np.zeros((), a.dtype)
+
+
+def _all_gather_v_impl(x, output_split_sizes, group=HCCL_WORLD_COMM_GROUP):
+    """Every rank's flattened ``x`` (rank i's has ``output_split_sizes[i]`` elements) concatenated in rank order."""
+    # checked before communicating (an eager call runs no infer)
+    _sizes("AllGatherV", "output_split_sizes", output_split_sizes, _size("AllGatherV", group))
+    _gather_v_numel(np.size(x), output_split_sizes, group)
+    return _flat_out(C.all_gather_v(np.ascontiguousarray(x).reshape(-1), list(output_split_sizes), group),
+                     sum(output_split_sizes))
+
+
+def _all_gather_v_infer(x, output_split_sizes, group=HCCL_WORLD_COMM_GROUP):
+    x = _data("AllGatherV", x)
+    sizes = _sizes("AllGatherV", "output_split_sizes", output_split_sizes, _size("AllGatherV", group))
+    _gather_v_numel(_numel(x), sizes, group)
+    return _flat_type(sum(sizes), x.dtype)
+
+
+def _all_gather_v_bprop(x, out, dout, output_split_sizes, group=HCCL_WORLD_COMM_GROUP):
+    if not sum(output_split_sizes):  # the same on every rank: nobody communicates
+        return (F.zeros_like(x),)
+    mine = reduce_scatter_v(dout, output_split_sizes, "sum", group)
+    if not output_split_sizes[C.group_rank(group, "AllGatherV")]:
+        return (F.zeros_like(x),)  # this rank's span is empty (its result is a meaningless scalar)
+    return (F.reshape(mine, tuple(x.shape)),)
+
+
+ALL_GATHER_V = _collective("AllGatherV", _all_gather_v_impl, _all_gather_v_infer, _all_gather_v_bprop)
+
+
+def _no_prod(op: str) -> None:
+    if op == "prod":
+        raise ValueError("For 'ReduceScatterV', op 'prod' is not supported (MindSpore's rule); use sum, max, min "
+                         "or avg.")
+
+
+def _reduce_scatter_v_impl(x, input_split_sizes, op="sum", group=HCCL_WORLD_COMM_GROUP):
+    """Reduce the flattened ``x`` over the group (in rank order); rank r keeps ``input_split_sizes[r]`` elements
+    starting after the spans of ranks 0..r-1."""
+    C.check_op("ReduceScatterV", op)
+    _no_prod(op)
+    _sizes("ReduceScatterV", "input_split_sizes", input_split_sizes, _size("ReduceScatterV", group))
+    _scatter_v_numel(np.size(x), input_split_sizes)
+    mine = input_split_sizes[C.group_rank(group, "ReduceScatterV")]
+    return _flat_out(C.reduce_scatter_v(np.ascontiguousarray(x).reshape(-1), list(input_split_sizes), op, group),
+                     mine)
+
+
+def _reduce_scatter_v_infer(x, input_split_sizes, op="sum", group=HCCL_WORLD_COMM_GROUP):
+    x = _data("ReduceScatterV", x, allow_bool=False)
+    _check_reduce_op("ReduceScatterV", x, op)
+    _no_prod(op)
+    sizes = _sizes("ReduceScatterV", "input_split_sizes", input_split_sizes, _size("ReduceScatterV", group))
+    _scatter_v_numel(_numel(x), sizes)
+    return _flat_type(sizes[C.group_rank(group, "ReduceScatterV")], x.dtype)
+
+
+def _reduce_scatter_v_bprop(x, out, dout, input_split_sizes, op="sum", group=HCCL_WORLD_COMM_GROUP):
+    if op != "sum":
+        raise RuntimeError("The reducescatter bprop only support ReduceOp.SUM until now.")
+    if not sum(input_split_sizes):
+        return (F.zeros_like(x),)
+    mine = input_split_sizes[C.group_rank(group, "ReduceScatterV")]
+    piece = dout if mine else F.zeros((0,), dout.dtype)  # an empty span's output is a meaningless scalar
+    return (F.reshape(all_gather_v(piece, input_split_sizes, group), tuple(x.shape)),)
+
+
+REDUCE_SCATTER_V = _collective("ReduceScatterV", _reduce_scatter_v_impl, _reduce_scatter_v_infer,
+                               _reduce_scatter_v_bprop)
+
+
+def _all_to_all_v_impl(x, send_numel_list, recv_numel_list, group=HCCL_WORLD_COMM_GROUP, block_size=1):
+    """Split the flattened ``x`` into pieces of ``send_numel_list[j] * block_size`` elements, piece j to rank j;
+    concatenate the pieces received (``recv_numel_list[i] * block_size`` from rank i) in rank order."""
+    n = _size("AlltoAllV", group)
+    _sizes("AlltoAllV", "send_numel_list", send_numel_list, n)
+    _sizes("AlltoAllV", "recv_numel_list", recv_numel_list, n)
+    _all_to_all_v_numel(np.size(x), send_numel_list, block_size)
+    flat = np.ascontiguousarray(x).reshape(-1)
+    cuts = np.cumsum([k * block_size for k in send_numel_list])[:-1]
+    got = C.all_to_all_v(np.split(flat, cuts), [(k * block_size,) for k in recv_numel_list], group, "AlltoAllV")
+    total = sum(recv_numel_list) * block_size
+    return _flat_out(np.concatenate(got) if got else flat[:0], total)
+
+
+def _all_to_all_v_infer(x, send_numel_list, recv_numel_list, group=HCCL_WORLD_COMM_GROUP, block_size=1):
+    x = _data("AlltoAllV", x)
+    n = _size("AlltoAllV", group)
+    send = _sizes("AlltoAllV", "send_numel_list", send_numel_list, n)
+    recv = _sizes("AlltoAllV", "recv_numel_list", recv_numel_list, n)
+    if not isinstance(block_size, int) or isinstance(block_size, bool) or block_size <= 0:
+        raise ValueError(f"For 'AlltoAllV', 'block_size' must be a positive int, but got {block_size!r}.")
+    _all_to_all_v_numel(_numel(x), send, block_size)
+    return _flat_type(sum(recv) * block_size, x.dtype)
+
+
+def _all_to_all_v_bprop(x, out, dout, send_numel_list, recv_numel_list, group=HCCL_WORLD_COMM_GROUP, block_size=1):
+    piece = dout if sum(recv_numel_list) else F.zeros((0,), dout.dtype)
+    back = all_to_all_v(piece, recv_numel_list, send_numel_list, group, block_size)  # every rank takes part
+    return (F.reshape(back, tuple(x.shape)) if sum(send_numel_list) else F.zeros_like(x),)
+
+
+ALL_TO_ALL_V = _collective("AlltoAllV", _all_to_all_v_impl, _all_to_all_v_infer, _all_to_all_v_bprop)
+
+
 # ---- Barrier / Reduce -------------------------------------------------------------------------------------
 def _barrier_impl(group=HCCL_WORLD_COMM_GROUP):
     """Wait until every rank of the group has reached it; the output is MindSpore's placeholder f32[1]."""
@@ -309,6 +455,21 @@ def broadcast(x, root_rank: int = 0, group: str = HCCL_WORLD_COMM_GROUP):
 def all_to_all(x, split_count: int, split_dim: int, concat_dim: int, group: str = HCCL_WORLD_COMM_GROUP):
     return bind(ALL_TO_ALL, (x,), {"split_count": split_count, "split_dim": split_dim, "concat_dim": concat_dim,
                                    "group": group})
+
+
+def all_gather_v(x, output_split_sizes: tuple, group: str = HCCL_WORLD_COMM_GROUP):
+    return bind(ALL_GATHER_V, (x,), {"output_split_sizes": tuple(output_split_sizes), "group": group})
+
+
+def reduce_scatter_v(x, input_split_sizes: tuple, op: str = "sum", group: str = HCCL_WORLD_COMM_GROUP):
+    return bind(REDUCE_SCATTER_V, (x,), {"input_split_sizes": tuple(input_split_sizes), "op": op, "group": group})
+
+
+def all_to_all_v(x, send_numel_list: tuple, recv_numel_list: tuple, group: str = HCCL_WORLD_COMM_GROUP,
+                 block_size: int = 1):
+    return bind(ALL_TO_ALL_V, (x,), {"send_numel_list": tuple(send_numel_list),
+                                     "recv_numel_list": tuple(recv_numel_list), "group": group,
+                                     "block_size": block_size})
 
 
 def barrier(group: str = HCCL_WORLD_COMM_GROUP):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import math
 from datetime import timedelta
 
 import numpy as np
@@ -209,6 +210,70 @@ def reduce_scatter_tensor(output, input, op="sum", group=None, async_op=False): 
     out = K.reduce_scatter(input, op, group)
     _check_out("reduce_scatter_tensor", output, out)
     _write(output, out)
+    return _handle(async_op)
+
+
+def _uneven_sizes(api: str, arg: str, sizes, total: int, n: int) -> list:
+    if sizes is None or (isinstance(sizes, (list, tuple)) and not sizes):
+        if total % n:
+            raise ValueError(f"For {api}, dim 0 ({total}) cannot be split evenly over the group of {n} ranks; give "
+                             f"{arg}")
+        return [total // n] * n
+    if not isinstance(sizes, (list, tuple)) or any(not isinstance(k, int) or isinstance(k, bool) or k < 0
+                                                   for k in sizes):
+        raise TypeError(f"For {api}, {arg} must be a list of non-negative ints, but got {sizes!r}")
+    if len(sizes) != n:
+        raise ValueError(f"For {api}, {arg} {list(sizes)} must have one entry per rank of the group ({n})")
+    return list(sizes)
+
+
+def _uneven_setup(api: str, output, input, sizes, arg: str, group, async_op, rows_of) -> tuple:  # noqa: A002
+    """Checks shared by the dim-0 uneven functions: (group, split sizes, this group rank, elements per row)."""
+    _tensor(api, "input tensor", input)
+    _tensor(api, "output tensor", output)
+    group = _group(api, group)
+    _async(async_op)
+    n, me = M.get_group_size(group), M.get_rank(group)
+    if not output.shape or not input.shape:
+        raise ValueError(f"For {api}, the input and output tensors need at least one dimension")
+    sizes = _uneven_sizes(api, arg, sizes, rows_of(output, input), n)
+    return group, sizes, me, math.prod(input.shape[1:])
+
+
+def all_gather_into_tensor_uneven(output, input, output_split_sizes=None, group=None, async_op=False):  # noqa: A002
+    """Gather along dim 0 tensors whose dim 0 differs by rank (``output_split_sizes[i]`` rows from rank i; None:
+    even); the other dims agree. ``output`` receives the concatenation."""
+    api = "all_gather_into_tensor_uneven"
+    group, sizes, me, row = _uneven_setup(api, output, input, output_split_sizes, "output_split_sizes", group,
+                                          async_op, lambda o, i: o.shape[0])
+    rest = tuple(input.shape[1:])
+    if input.shape[0] != sizes[me] or tuple(output.shape) != (sum(sizes),) + rest or output.dtype != input.dtype:
+        raise ValueError(f"For {api}, with output_split_sizes {sizes} rank {me} needs an input of "
+                         f"{sizes[me]} rows and an output {input.dtype}{[sum(sizes), *rest]}, but got input "
+                         f"{input.dtype}{list(input.shape)} and output {output.dtype}{list(output.shape)}")
+    out = K.all_gather_v(F.reshape(input, (-1,)), tuple(k * row for k in sizes), group)
+    if sum(sizes) * row:
+        _write(output, F.reshape(out, tuple(output.shape)))
+    return _handle(async_op)
+
+
+def reduce_scatter_tensor_uneven(output, input, input_split_sizes=None, op="sum", group=None,  # noqa: A002
+                                 async_op=False):
+    """Reduce ``input`` over the group; rank r's ``output`` receives its ``input_split_sizes[r]`` rows of dim 0
+    (None: an even split). ``op``: sum, max, min, avg."""
+    api = "reduce_scatter_tensor_uneven"
+    if _op(api, op) == "prod":
+        raise TypeError(f"For {api}, the input op value must be one of sum, min, max, avg")
+    group, sizes, me, row = _uneven_setup(api, output, input, input_split_sizes, "input_split_sizes", group,
+                                          async_op, lambda o, i: i.shape[0])
+    rest = tuple(input.shape[1:])
+    if input.shape[0] != sum(sizes) or tuple(output.shape) != (sizes[me],) + rest or output.dtype != input.dtype:
+        raise ValueError(f"For {api}, with input_split_sizes {sizes} the input needs {sum(sizes)} rows and rank "
+                         f"{me}'s output {input.dtype}{[sizes[me], *rest]}, but got input {input.dtype}"
+                         f"{list(input.shape)} and output {output.dtype}{list(output.shape)}")
+    out = K.reduce_scatter_v(F.reshape(input, (-1,)), tuple(k * row for k in sizes), op, group)
+    if sizes[me] * row:
+        _write(output, F.reshape(out, tuple(output.shape)))
     return _handle(async_op)
 
 
@@ -481,6 +546,7 @@ def recv_object_list(object_list, src=0, group=None, device=None) -> int:
 __all__ = ["is_available", "is_initialized", "init_process_group", "destroy_process_group", "get_rank",
            "get_world_size", "new_group", "get_backend", "get_global_rank", "get_group_rank",
            "get_process_group_ranks", "all_reduce", "all_gather_into_tensor", "reduce_scatter_tensor", "reduce",
+           "all_gather_into_tensor_uneven", "reduce_scatter_tensor_uneven",
            "broadcast", "barrier", "all_gather", "reduce_scatter", "all_to_all", "all_to_all_single", "scatter",
            "gather", "send", "recv", "isend", "irecv", "P2POp", "batch_isend_irecv", "all_gather_object",
            "broadcast_object_list", "gather_object", "scatter_object_list", "send_object_list", "recv_object_list",

@@ -34,6 +34,9 @@ CASES = [
     Case("Broadcast", lambda x: ops.Broadcast(0)((x,))[0], (F64(3, 2),), lambda x: x),
     Case("AlltoAll", _to_all(1), (F64(2, 3),), lambda x: x),
     Case("Reduce", lambda x: ops.Reduce(0)(x), (F64(2, 2),), lambda x: x),
+    Case("AllGatherV", lambda x: ops.AllGatherV()(x, [6]), (F64(2, 3),), lambda x: x.reshape(-1)),
+    Case("ReduceScatterV", lambda x: ops.ReduceScatterV()(x, [5]), (F64(5),), lambda x: x),
+    Case("AlltoAllV", lambda x: ops.AlltoAllV(block_size=2)(x, [3], [3]), (F64(6),), lambda x: x),
 ]
 
 
@@ -204,6 +207,55 @@ def check_receive():
         np.testing.assert_array_equal(sent, np.zeros(4))
 
 
-ENTRIES = {"AllReduce": check_all_reduce, "AllGather": check_all_gather, "ReduceScatter": check_reduce_scatter,
+def _uneven_sizes(n):
+    return [r + 1 for r in range(n)]  # rank r holds r + 1 elements
+
+
+def check_all_gather_v():
+    for n in _GROUP_SIZES:
+        sizes = _uneven_sizes(n)
+        inputs = [[np.random.default_rng(r).uniform(-2, 2, k)] for r, k in enumerate(sizes)]
+        mesh_check(lambda r, sizes=sizes: (lambda x: ops.AllGatherV()(x, sizes)), inputs,
+                   lambda xs: [np.concatenate([p[0] for p in xs])] * len(xs))
+    # a rank with nothing to send, and a 2-D input (flattened)
+    inputs = [[np.arange(6.0).reshape(2, 3)], [np.zeros((0,))]]
+    mesh_check(lambda r: (lambda x: ops.AllGatherV()(x, [6, 0])), inputs,
+               lambda xs: [np.concatenate([p[0].reshape(-1) for p in xs])] * 2)
+
+
+def check_reduce_scatter_v():
+    for n in _GROUP_SIZES:
+        sizes = _uneven_sizes(n)
+        for op in ("sum", "max", "avg"):
+            inputs = _rank_inputs(n, sum(sizes), distinct=op == "max")
+
+            def ref(xs, op=op, sizes=sizes):
+                total = _REDUCE[op]([p[0] for p in xs])
+                return np.split(total, np.cumsum(sizes)[:-1])
+
+            # MindSpore's bprop exists for SUM only (others raise RuntimeError)
+            mesh_check(lambda r, op=op, sizes=sizes: (lambda x: ops.ReduceScatterV(op)(x, sizes)), inputs, ref,
+                       grad="fd" if op == "sum" else None)
+
+
+_BLOCK = 2
+
+
+def check_all_to_all_v():
+    for n in _GROUP_SIZES:
+        counts = [[(i + 2 * j) % 3 + 1 for j in range(n)] for i in range(n)]  # rank i sends counts[i][j] blocks to j
+        inputs = [[np.random.default_rng(i).uniform(-2, 2, sum(counts[i]) * _BLOCK)] for i in range(n)]
+
+        def ref(xs, counts=counts):
+            pieces = [np.split(p[0], np.cumsum([c * _BLOCK for c in counts[i]])[:-1]) for i, p in enumerate(xs)]
+            return [np.concatenate([pieces[i][j] for i in range(len(xs))]) for j in range(len(xs))]
+
+        mesh_check(lambda r, counts=counts: (lambda x: ops.AlltoAllV(block_size=_BLOCK)(
+            x, counts[r], [counts[i][r] for i in range(len(counts))])), inputs, ref)
+
+
+ENTRIES = {"AllGatherV": check_all_gather_v, "ReduceScatterV": check_reduce_scatter_v,
+           "AlltoAllV": check_all_to_all_v, "AllReduce": check_all_reduce,
+           "AllGather": check_all_gather, "ReduceScatter": check_reduce_scatter,
            "Broadcast": check_broadcast, "AlltoAll": check_all_to_all, "Reduce": check_reduce,
            "Barrier": check_barrier, "Send": check_send, "Receive": check_receive}

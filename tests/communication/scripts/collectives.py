@@ -23,6 +23,16 @@ def body():
     big = ms.Tensor(rng.standard_normal(100003).astype(np.float32))  # more elements than ranks: chunked reduction
     outs.append(ops.AllReduce()(big).asnumpy())
     outs.append(ops.AllReduce()(ms.Tensor(rng.standard_normal(7).astype(np.float16))).asnumpy())
+    sizes = [k + 1 for k in range(n)]  # uneven: rank k holds k + 1 elements
+    mine = ms.Tensor(rng.standard_normal(r + 1).astype(np.float32))
+    outs.append(ops.AllGatherV()(mine, sizes).asnumpy())
+    outs.append(ops.ReduceScatterV("max")(ms.Tensor(rng.standard_normal(sum(sizes)).astype(np.float32)),
+                                          sizes).asnumpy())
+    outs.append(ms.grad(lambda t: (ops.AllGatherV()(t, sizes) ** 2).sum())(mine).asnumpy())
+    send = [(r + j) % 3 for j in range(n)]
+    recv = [(i + r) % 3 for i in range(n)]
+    outs.append(ops.AlltoAllV(block_size=2)(ms.Tensor(rng.standard_normal(2 * sum(send)).astype(np.float32)),
+                                            send, recv).asnumpy())
     if n > 1:
         if r == 0:
             ops.Send(5, 1)(x)
