@@ -32,7 +32,7 @@ from .context import set_algo_parameters, get_algo_parameters, reset_algo_parame
 from .context import (set_device, get_current_device, set_deterministic, set_recursion_limit,  # noqa: F401
                       DeviceInfo)
 from . import runtime  # noqa: F401
-from .parallel import Layout  # noqa: F401
+from .parallel import Layout, reshard  # noqa: F401
 from .parallel import (shard, build_searched_strategy, load_distributed_checkpoint,  # noqa: F401
                        merge_sliced_parameter, transform_checkpoints)
 from . import train  # noqa: F401

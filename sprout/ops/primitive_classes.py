@@ -41,9 +41,11 @@ class Primitive:
                                 f"but got {s}.")
             if isinstance(s, (list, int)):
                 raise TypeError(f"For '{self.name}', each strategy should be a tuple or a Layout, but got {s!r}.")
-        if out_strategy is not None:
-            raise NotImplementedError(f"For '{self.name}', out_strategy {out_strategy} is not supported by sprout's "
-                                      "SPMD pass (the output layout follows the op's rule)")
+        for s in out_strategy or ():  # the layout of each output (the SPMD pass redistributes to it)
+            ints = isinstance(s, tuple) and all(isinstance(k, int) and not isinstance(k, bool) for k in s)
+            if not ints and not hasattr(s, "_tensor_map"):
+                raise TypeError(f"For '{self.name}', out_strategy entries should be tuple(int) or Layout, but got "
+                                f"{s!r}.")
         self.in_strategy, self.out_strategy = in_strategy, out_strategy
         if "_sharded_base" not in type(self).__dict__:
             self.__class__ = _sharded_class(type(self))

@@ -1,5 +1,6 @@
-"""The two identity ops the SPMD pass (``sprout/parallel/spmd.py``) puts at the edges of a per-rank graph, so that
-autodiff of that graph gives the backward communication: ``Mirror`` and ``VirtualOutput``."""
+"""The identity ops of the SPMD pass (``sprout/parallel/spmd.py``): ``Mirror`` and ``VirtualOutput``, which it puts at
+the edges of a per-rank graph so that autodiff of that graph gives the backward communication, and ``Reshard``
+(MindSpore's ``reshard(tensor, layout)``), which a sharded function uses to fix a tensor's layout."""
 from __future__ import annotations
 
 import numpy as np
@@ -9,6 +10,7 @@ from ..core.op import Op, register
 from ..core.types import TensorType
 from . import functional as F
 from .comm_ops import all_reduce
+from .primitive_classes import Primitive
 
 
 def _identity_infer(name: str, x) -> TensorType:
@@ -59,6 +61,68 @@ def _virtual_output_bprop(x, out, dout, scale=1.0):
 
 VIRTUAL_OUTPUT = register(Op("VirtualOutput", _virtual_output_impl, _virtual_output_infer, _virtual_output_bprop,
                              kind="opaque", doc=_virtual_output_impl.__doc__))
+
+
+# ---- Reshard: identity; inside a sharded function the SPMD pass redistributes the value to ``layout`` ------------
+def _reshard_impl(x, layout=None):
+    """Identity (the value is unchanged); under the SPMD pass the tensor is redistributed to ``layout`` (a
+    ``mindspore.parallel.Layout``): its local blocks change, the global value does not."""
+    return x
+
+
+def _reshard_infer(x, layout=None):
+    if not hasattr(layout, "_tensor_map"):
+        raise TypeError(f"Reshard only support type mindspore.parallel.Layout, but got: {type(layout)}.")
+    if layout._tensor_map is None:
+        raise ValueError("For 'Reshard', the layout must be called with one alias per dimension (its tensor map).")
+    x = _identity_infer("Reshard", x)
+    if len(layout._tensor_map) != len(x.shape):
+        raise ValueError(f"For 'Reshard', the layout's tensor map {layout._tensor_map} does not match a tensor of "
+                         f"rank {len(x.shape)}.")
+    return x
+
+
+def _reshard_bprop(x, out, dout, layout=None):
+    return (dout,)
+
+
+RESHARD = register(Op("Reshard", _reshard_impl, _reshard_infer, _reshard_bprop, kind="opaque",
+                      doc=_reshard_impl.__doc__))
+
+
+def _check_layout(what: str, layout) -> None:
+    if not hasattr(layout, "_tensor_map") or not hasattr(layout, "_device_shape"):
+        raise TypeError(f"{what} only support type mindspore.parallel.Layout, but got: {type(layout)}.")
+
+
+def reshard(tensor, layout):
+    """MindSpore's ``reshard(tensor, layout)``: inside a sharded function (semi-auto parallel) the tensor is
+    redistributed to ``layout``; the value is unchanged. In a world of one it returns ``tensor`` itself."""
+    from ..communication import management
+    from ..core.tensor import Tensor
+
+    if management.get_group_size() == 1:
+        return tensor
+    if not isinstance(tensor, Tensor):
+        raise TypeError(f"Reshard takes in Tensor type as the first input param, but got: {type(tensor)}.")
+    _check_layout("Reshard", layout)
+    return RESHARD(tensor, layout=layout)
+
+
+class Reshard(Primitive):
+    """MindSpore's ``ops.Reshard(in_layout, out_layout, in_strategy)`` (one Layout each, the same one, as
+    ``reshard`` builds it): the tensor redistributed to ``out_layout[0]`` under the SPMD pass."""
+
+    def __init__(self, in_layout, out_layout, in_strategy):
+        super().__init__()
+        for what, lays in (("in_layout", in_layout), ("out_layout", out_layout)):
+            if not isinstance(lays, tuple) or len(lays) != 1:
+                raise TypeError(f"For 'Reshard', '{what}' must be a tuple of one Layout, but got {lays!r}.")
+            _check_layout("Reshard", lays[0])
+        self.in_layout, self.out_layout, self.in_strategy = in_layout, out_layout, in_strategy
+
+    def __call__(self, tensor):
+        return RESHARD(tensor, layout=self.out_layout[0])
 
 
 def mirror(x, group: str = HCCL_WORLD_COMM_GROUP):

@@ -2,10 +2,11 @@
 mesh, ``shard`` (the SPMD pass) and the checkpoint functions of sharded training (docs/distributed.md)."""
 from ..context import ParallelMode, get_algo_parameters, reset_algo_parameters, set_algo_parameters  # noqa: F401
 from .layout import DeviceMesh, Layout  # noqa: F401
+from ..ops.spmd_ops import reshard  # noqa: F401
 from .spmd import shard  # noqa: F401
 from .spmd_ckpt import (build_searched_strategy, load_distributed_checkpoint, merge_sliced_parameter,  # noqa: F401
                         transform_checkpoints)
 
 __all__ = ["ParallelMode", "set_algo_parameters", "get_algo_parameters", "reset_algo_parameters", "Layout",
-           "DeviceMesh", "shard", "build_searched_strategy", "load_distributed_checkpoint", "merge_sliced_parameter",
-           "transform_checkpoints"]
+           "DeviceMesh", "shard", "reshard", "build_searched_strategy", "load_distributed_checkpoint",
+           "merge_sliced_parameter", "transform_checkpoints"]

@@ -21,7 +21,7 @@ from ..ir.builder import GraphBuilder
 from ..ir.graph import Const
 from ..ops.primitive_classes import Primitive
 from ..ops.spmd_ops import mirror, virtual_output
-from . import spmd_ckpt, spmd_rules
+from . import spmd_ckpt, spmd_rules, spmd_rules_more  # noqa: F401  (more rules, registered on import)
 from .layout import Layout
 from .spmd_layout import Mesh, ShardError, TensorLayout, local_shape, redistribute, to_layout
 
@@ -201,6 +201,8 @@ class Shard:
                 ins = [_value(env, x) for x in node.inputs]
                 strategy = table.get(id(node))
                 outs = spmd_rules.apply(mesh, node, ins, None if strategy is None else strategy[0])
+                if strategy is not None and strategy[1] is not None:
+                    outs = _out_strategy(mesh, node, outs, strategy)
                 for var, (local, lay) in zip(node.outputs, outs):
                     env[var.uid] = spmd_rules.Val(local, lay, var.type)
             results = []
@@ -228,6 +230,21 @@ class Shard:
 
 
 _SHARD_MODES = ("semi_auto_parallel", "auto_parallel")
+
+
+def _out_strategy(mesh: Mesh, node, outs: list, strategy: tuple) -> list:
+    """``Primitive.shard(in_strategy, out_strategy)``: each output redistributed to its given layout (a partial sum
+    whose target splits a dim over the contracting axes becomes a ReduceScatter instead of an AllReduce, MindSpore's
+    use of MatMul's out_strategy)."""
+    specs = strategy[1]
+    if len(specs) != len(outs):
+        raise ShardError(f"shard: {node.op.name} with out_strategy {specs}: {len(specs)} entries for "
+                         f"{len(outs)} outputs")
+    done = []
+    for spec, var, (local, lay) in zip(specs, node.outputs, outs):
+        want = to_layout(mesh, spec, var.type.shape, f"shard: {node.op.name} out_strategy")
+        done.append((redistribute(mesh, local, lay, want), want))
+    return done
 
 
 def _batch_layout(mesh: Mesh, shape: tuple) -> TensorLayout:

@@ -202,17 +202,17 @@ def redistribute(mesh: Mesh, x, src: TensorLayout, dst: TensorLayout):
 
 
 def _reduce_partial(mesh: Mesh, x, src: TensorLayout, dst: TensorLayout):
-    """Sum the partial terms: a ReduceScatter when the target splits a whole dim first over exactly the partial axes
-    (each rank receives only its block of the sum), otherwise an AllReduce."""
+    """Sum the partial terms: a ReduceScatter when the target splits a dim as it is split now, then over exactly the
+    partial axes (each rank receives only its block of the sum), otherwise an AllReduce."""
     axes = tuple(sorted(src.partial))
     for d, (have, want) in enumerate(zip(src.dims, dst.dims)):
-        if not have and tuple(want[:len(axes)]) == axes and x.shape[d] % mesh.size(axes) == 0:
+        if tuple(want[:len(have) + len(axes)]) == tuple(have) + axes and x.shape[d] % mesh.size(axes) == 0:
             perm = (d,) + tuple(i for i in range(x.ndim) if i != d)
             y = reduce_scatter(F.transpose(x, perm) if d else x, "sum", mesh.group(axes))
             if d:
                 y = F.transpose(y, tuple(sorted(range(x.ndim), key=lambda i: perm[i])))
             dims = list(src.dims)
-            dims[d] = axes
+            dims[d] = tuple(have) + axes
             return y, TensorLayout(tuple(dims))
     return all_reduce(x, "sum", mesh.group(axes)), src.without_partial()
 

@@ -188,8 +188,8 @@ def test_strategy_types_are_checked_as_mindspore():
         ms.shard(_mm, in_strategy=(ms.Layout((2,), ("dp",))("dp", "None"), (1, 1)))
     with pytest.raises(TypeError, match=r"tuple\(int\)"):
         ops.MatMul().shard(((2, 1.5), (1, 1)))
-    with pytest.raises(NotImplementedError, match="out_strategy"):
-        ops.MatMul().shard(((2, 1), (1, 1)), out_strategy=((2, 1),))
+    with pytest.raises(TypeError, match="out_strategy entries"):
+        ops.MatMul().shard(((2, 1), (1, 1)), out_strategy=([2, 1],))
 
 
 def test_layout_strategies_place_on_the_mesh():
@@ -268,6 +268,38 @@ def test_a_contracting_split_lands_in_the_out_strategy(n, out):
         np.testing.assert_array_equal(block, y[i * rows:(i + 1) * rows, j * cols:(j + 1) * cols])
         np.testing.assert_array_equal(grads[0], gx)
         np.testing.assert_array_equal(grads[1], gw)
+
+
+@pytest.mark.parametrize("n,ins,out", [(2, ((1, 2), (2, 1)), (2, 1)), (4, ((2, 2), (2, 1)), (4, 1)),
+                                        (4, ((1, 4), (4, 1)), (4, 1)), (4, ((1, 2), (2, 2)), (2, 2))])
+def test_primitive_out_strategy_reduce_scatters_a_contracting_split(n, ins, out):
+    """MatMul.shard(in_strategy, out_strategy): the partial sums of a split contraction are reduce-scattered into
+    the output layout (MindSpore's choice of ReduceScatter over AllReduce); the next op sees that layout and the
+    values and gradients equal one process's."""
+    x, w, v = _ints((8, 8), 31), _ints((8, 8), 32), _ints((8, 4), 33)
+    kinds = []
+
+    def net(a, b, c):
+        mm = ops.MatMul().shard(ins, out_strategy=(out,))
+        return ops.matmul(ops.relu(mm(a, b)), c).sum()
+
+    def rank_main():
+        init()
+        context.set_auto_parallel_context(parallel_mode=SEMI, full_batch=True)
+        f = ms.shard(net, in_strategy=(None, None, None))
+        value = f(ms.Tensor(x), ms.Tensor(w), ms.Tensor(v)).asnumpy()
+        graph = f._cache[next(iter(f._cache))].graph
+        kinds.append(sorted({nd.op.name for nd in graph.nodes if nd.op.kind == "collective"}))
+        grads = ms.grad(f, grad_position=(0, 1, 2))(ms.Tensor(x), ms.Tensor(w), ms.Tensor(v))
+        return value, [g.asnumpy() for g in grads]
+
+    want = net(ms.Tensor(x), ms.Tensor(w), ms.Tensor(v)).asnumpy()
+    gwant = [g.asnumpy() for g in ms.grad(net, grad_position=(0, 1, 2))(ms.Tensor(x), ms.Tensor(w), ms.Tensor(v))]
+    for value, grads in simulate(rank_main, n):
+        np.testing.assert_array_equal(value, want)
+        for g, gw in zip(grads, gwant):
+            np.testing.assert_array_equal(g, gw)
+    assert all("ReduceScatter" in k for k in kinds), kinds
 
 
 @pytest.mark.parametrize("n,strategy", [(2, ((2, 1, 1), (2, 1, 1))), (4, ((2, 1, 2), (2, 2, 1))),
@@ -384,3 +416,87 @@ def test_semi_auto_dense_net_with_sparse_cross_entropy_and_adam():
         np.testing.assert_allclose(losses, want_losses, rtol=1e-5)
         for p, pw in zip(params, want_params):
             np.testing.assert_allclose(p, pw, rtol=1e-4, atol=1e-5)
+
+
+def _collectives(f) -> list:
+    graph = f._cache[next(iter(f._cache))].graph
+    return [nd.op.name for nd in graph.nodes if nd.op.kind == "collective" and nd.op.name != "Mirror"]
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_reshard_fixes_a_layout_inside_a_sharded_function(n):
+    """ms.reshard(x, layout) (and ops.Reshard): the value and gradients are one process's; the tensor's blocks
+    follow the layout (a column split of a row-split input is an all-to-all's worth of slicing and gathering)."""
+    x, w = _ints((8, 8), 41), _ints((8, 4), 42)
+    layout = ms.Layout((n,), ("mp",))
+
+    def net(a, b):
+        h = ms.reshard(ops.relu(a) * 2.0, layout("None", "mp"))    # columns split
+        h = ops.Reshard((layout("mp", "None"),), (layout("mp", "None"),), ((n, 1),))(h + 1.0)  # rows split
+        return ops.matmul(h, b).sum()
+
+    assert ms.reshard(ms.Tensor(x), layout("mp", "None")) is not None  # a world of one: the tensor itself
+
+    def rank_main():
+        init()
+        context.set_auto_parallel_context(parallel_mode=SEMI, full_batch=True)
+        f = ms.shard(net, in_strategy=(None, None))
+        value = f(ms.Tensor(x), ms.Tensor(w)).asnumpy()
+        grads = ms.grad(f, grad_position=(0, 1))(ms.Tensor(x), ms.Tensor(w))
+        return value, [g.asnumpy() for g in grads], _collectives(f)
+
+    want = net(ms.Tensor(x), ms.Tensor(w)).asnumpy()
+    gwant = [g.asnumpy() for g in ms.grad(net, grad_position=(0, 1))(ms.Tensor(x), ms.Tensor(w))]
+    for value, grads, comms in simulate(rank_main, n):
+        np.testing.assert_array_equal(value, want)
+        for g, gw in zip(grads, gwant):
+            np.testing.assert_array_equal(g, gw)
+        assert "AllGather" in comms  # the column split is gathered before the rows are cut
+
+
+def test_reshard_checks_its_arguments():
+    def rank_main():
+        init()
+        with pytest.raises(TypeError, match="Layout"):
+            ms.reshard(ms.Tensor(np.ones((2, 2), np.float32)), (2, 1))
+        with pytest.raises(TypeError, match="Tensor type"):
+            ms.reshard(np.ones((2, 2)), ms.Layout((2,), ("dp",))("dp", "None"))
+        with pytest.raises(TypeError, match="tuple of one Layout"):
+            ops.Reshard(ms.Layout((2,), ("dp",))("dp", "None"), (ms.Layout((2,), ("dp",))("dp", "None"),), ((2, 1),))
+        return True
+
+    assert simulate(rank_main, 2) == [True, True]
+
+
+def _cat_split_tile(x, w):
+    h = ops.matmul(x, w)                                   # rows split by the strategy below
+    c = ops.concat((h, h * 2.0), 1)                         # along the unsplit dim: rows stay split
+    a, b = ops.split(c, 4, 1)                               # SplitV along columns: rows stay split
+    t = ops.tile(a - b, (1, 3))                             # tiled columns, rows kept
+    u = ops.concat((t, ops.tile(b, (1, 3))), 0)             # along the split dim: gathered first
+    return (u * u).sum() + ops.tile(x, (2, 1)).sum()
+
+
+@pytest.mark.parametrize("n,strategy", [(2, ((2, 1), (1, 1))), (4, ((4, 1), (1, 1))), (4, ((2, 1), (1, 2)))])
+def test_concat_split_tile_keep_splits_of_their_other_dims(n, strategy):
+    _same_as_one_process(_cat_split_tile, (_ints((8, 6), 51), _ints((6, 4), 52)), strategy, n, (0, 1))
+
+
+def test_primitive_strategies_for_concat_and_split():
+    x = _ints((8, 6), 53)
+
+    def net(a):
+        cat = ops.Concat(1).shard(((2, 1), (2, 1)))
+        return (cat((a, a * 3.0)) ** 2).sum()
+
+    _same_as_one_process(net, (x,), (None,), 2, (0,))
+    bad = ops.Concat(1).shard(((1, 2), (1, 2)))
+
+    def rank_main():
+        init()
+        context.set_auto_parallel_context(parallel_mode=SEMI, full_batch=True)
+        with pytest.raises(ShardError, match=r"dimension\(s\) \[1\] cannot be split"):
+            ms.shard(lambda a: bad((a, a)), in_strategy=(None,))(ms.Tensor(x))
+        return True
+
+    assert simulate(rank_main, 2) == [True, True]
