@@ -71,14 +71,20 @@ def _reshard_impl(x, layout=None):
 
 
 def _reshard_infer(x, layout=None):
-    if not hasattr(layout, "_tensor_map"):
-        raise TypeError(f"Reshard only support type mindspore.parallel.Layout, but got: {type(layout)}.")
-    if layout._tensor_map is None:
-        raise ValueError("For 'Reshard', the layout must be called with one alias per dimension (its tensor map).")
     x = _identity_infer("Reshard", x)
-    if len(layout._tensor_map) != len(x.shape):
-        raise ValueError(f"For 'Reshard', the layout's tensor map {layout._tensor_map} does not match a tensor of "
-                         f"rank {len(x.shape)}.")
+    if isinstance(layout, tuple):  # a strategy (a nested Cell.shard's in/out strategy)
+        if any(not isinstance(k, int) or isinstance(k, bool) or k < 1 for k in layout):
+            raise TypeError(f"For 'Reshard', a strategy must be a tuple of positive ints, but got {layout!r}.")
+        entries = layout
+    else:
+        if not hasattr(layout, "_tensor_map"):
+            raise TypeError(f"Reshard only support type mindspore.parallel.Layout, but got: {type(layout)}.")
+        if layout._tensor_map is None:
+            raise ValueError("For 'Reshard', the layout must be called with one alias per dimension (its tensor "
+                             "map).")
+        entries = layout._tensor_map
+    if len(entries) != len(x.shape):
+        raise ValueError(f"For 'Reshard', the layout {entries} does not match a tensor of rank {len(x.shape)}.")
     return x
 
 
@@ -88,6 +94,11 @@ def _reshard_bprop(x, out, dout, layout=None):
 
 RESHARD = register(Op("Reshard", _reshard_impl, _reshard_infer, _reshard_bprop, kind="opaque",
                       doc=_reshard_impl.__doc__))
+
+
+def reshard_op(x, layout):
+    """The Reshard op on ``x`` (``layout``: a Layout, or a tuple strategy), as the SPMD pass uses it."""
+    return RESHARD(x, layout=layout)
 
 
 def _check_layout(what: str, layout) -> None:

@@ -18,9 +18,10 @@ from ..core.pytree import unflatten
 from ..core.tensor import Parameter, Tensor
 from ..core.types import TensorType
 from ..ir.builder import GraphBuilder
+from ..ir.effects import node_writes
 from ..ir.graph import Const
 from ..ops.primitive_classes import Primitive
-from ..ops.spmd_ops import mirror, virtual_output
+from ..ops.spmd_ops import mirror, reshard_op, virtual_output
 from . import spmd_ckpt, spmd_rules, spmd_rules_more  # noqa: F401  (more rules, registered on import)
 from .layout import Layout
 from .spmd_layout import Mesh, ShardError, TensorLayout, local_shape, redistribute, to_layout
@@ -110,8 +111,17 @@ class Shard:
         if parameter_plan and not hasattr(fn, "parameters_and_names"):
             raise TypeError("For 'shard', parameter_plan needs 'fn' to be a Cell.")
         self._cache: dict = {}
+        self.scope = None  # an AutoParallel's context for the calls (its configuration, not the global one)
 
     def __call__(self, *args):
+        if self.scope is not None:
+            with self.scope():
+                return self._call(args)
+        return self._call(args)
+
+    def _call(self, args: tuple):
+        if tracing_sharded():  # a sharded cell called inside another sharded function: traced inline
+            return self._inline(args)
         n = management.get_group_size()
         if n == 1:
             return self.fn(*args)
@@ -141,12 +151,38 @@ class Shard:
             entry = self._cache[key] = self._build(args, n, mode)
         return entry(args)
 
+    def _inline(self, args: tuple):
+        """Nested ``Cell.shard`` / ``shard``: inside the enclosing function's trace, the inputs are resharded to
+        ``in_strategy`` and the outputs to ``out_strategy`` (layout constraints for the enclosing pass); a
+        ``parameter_plan`` joins the enclosing one."""
+        from ..core.pytree import flatten
+
+        if self.in_strategy is not None and len(args) != len(self.in_strategy):
+            raise ValueError(f"For 'shard', the number of inputs ({len(args)}) must equal the length of "
+                             f"'in_strategy' ({len(self.in_strategy)}).")
+        if self.parameter_plan:
+            _record.plans.append((self.fn, self.parameter_plan))
+        if self.in_strategy is not None:
+            args = tuple(a if s is None or not isinstance(a, Tensor) else reshard_op(a, s)
+                         for a, s in zip(args, self.in_strategy))
+        fn = self.fn
+        out = type(fn).construct(fn, *args) if hasattr(fn, "parameters_and_names") else fn(*args)
+        if self.out_strategy is None:
+            return out
+        leaves: list = []
+        spec = flatten(out, leaves, lambda x: isinstance(x, Tensor))
+        if len(leaves) != len(self.out_strategy):
+            raise ValueError(f"For 'shard', 'out_strategy' has {len(self.out_strategy)} entries for {len(leaves)} "
+                             "outputs.")
+        return unflatten(spec, [t if s is None else reshard_op(t, s) for t, s in zip(leaves, self.out_strategy)])
+
     # ---- building one rank's graph -----------------------------------------------------------------------
     def _build(self, args: tuple, n: int, mode: str) -> _Entry:
         from ..jit.api import compile_graph  # the tracer belongs to the compiler (an upper layer at run time)
 
         fake = [_global_stand_in(a, n if mode == "data_parallel" else 1) for a in args]
         _record.table = table = {}
+        _record.plans = []
         try:  # traced and built on their own, also when called inside another graph or under a tape
             with dispatch.no_builder(), dispatch.suspend_tapes(dispatch.active_tapes()):
                 ex = compile_graph(self.fn, tuple(fake))
@@ -159,19 +195,26 @@ class Shard:
         traced = ex.traced
         graph = traced.graph
         params = {}
-        if self.parameter_plan:
-            named = dict(self.fn.parameters_and_names())
-            for name, spec in self.parameter_plan.items():
+        plans = ([(self.fn, self.parameter_plan)] if self.parameter_plan else []) + list(_record.plans)
+        for cell, plan in plans:
+            named = dict(cell.parameters_and_names())  # names relative to the cell, or the Parameters' own names
+            named.update({getattr(p, "name", ""): p for p in list(named.values())})
+            for name, spec in plan.items():
                 p = named.get(name)
                 if p is None:
                     logger.warning("shard: parameter_plan names %r, which is not a parameter of the cell; ignored",
                                    name)
                     continue
                 params[id(p)] = _param_layout(mesh, p, spec, name)
+        bad = [traced.sources[v.uid] for v, _ in graph.updates if traced.sources[v.uid][0] != "param"]
+        if bad:
+            raise ShardError(f"shard: a sharded function that writes its inputs in place ({bad[0][0]} "
+                             f"{bad[0][1]!r}) is not supported; only Parameters may be updated")
         rank = management.get_rank()
         builder = GraphBuilder(f"{graph.name}_rank{rank}")
         env: dict = {}
         param_layouts: dict = {}
+        param_of: dict = {}  # uid of a global Var -> the Parameter whose (current version of the) value it is
         with builder:
             for v in graph.inputs:
                 src = traced.sources[v.uid]
@@ -189,6 +232,7 @@ class Shard:
                     env[v.uid] = spmd_rules.Val(redistribute(mesh, t, have, want), want, v.type)
                 elif src[0] == "param":
                     p = src[1]
+                    param_of[v.uid] = p
                     t = _mirrored(builder.param_tracer(p))
                     have = TensorLayout.replicated(len(v.type.shape))
                     want = params.get(id(p), have)
@@ -200,6 +244,10 @@ class Shard:
             for node in graph.nodes:
                 ins = [_value(env, x) for x in node.inputs]
                 strategy = table.get(id(node))
+                if node_writes(node):
+                    for var, (local, lay) in zip(node.outputs, _state_write(mesh, builder, node, ins, param_of)):
+                        env[var.uid] = spmd_rules.Val(local, lay, var.type)
+                    continue
                 outs = spmd_rules.apply(mesh, node, ins, None if strategy is None else strategy[0])
                 if strategy is not None and strategy[1] is not None:
                     outs = _out_strategy(mesh, node, outs, strategy)
@@ -217,9 +265,6 @@ class Shard:
                 local = redistribute(mesh, val.local, val.layout, want)
                 leader = all(c == 0 for a, c in enumerate(mesh.coordinate(rank)) if a not in want.used())
                 results.append(virtual_output(local, 1.0 if leader else 0.0) if val.type.dtype.is_float else local)
-        if graph.updates:
-            raise ShardError("shard: a sharded function that writes Parameters or inputs (assign, optimizer steps) "
-                             "is not supported; shard the forward network and update outside it")
         local_graph = builder.finish(results)
         for pid, (p, lay, shape) in param_layouts.items():
             spmd_ckpt.record(p, mesh.shape, mesh.param_used.get(pid, lay).dims, shape)
@@ -247,6 +292,30 @@ def _out_strategy(mesh: Mesh, node, outs: list, strategy: tuple) -> list:
     return done
 
 
+def _state_write(mesh: Mesh, builder, node, ins: list, param_of: dict) -> list:
+    """A Parameter update inside a sharded function (an optimizer step, BatchNorm's moving statistics): its
+    operands gathered whole, the op run on every rank on the whole Parameter (each rank holds all of it), so every
+    rank writes the same new value; the new version is replicated."""
+    written = node_writes(node)
+    args = []
+    for i, v in enumerate(ins):
+        if i in written:
+            p = param_of.get(node.inputs[i].uid) if hasattr(node.inputs[i], "uid") else None
+            if p is None:
+                raise ShardError(f"shard: {node.op.name} writes a value that is not a Parameter; a sharded function "
+                                 "may update Parameters only")
+            args.append(builder.param_tracer(p))
+        else:
+            args.append(spmd_rules._to(mesh, v, TensorLayout.replicated(len(v.type.shape))) if v.is_tensor
+                        else v.local)
+    outs = spmd_rules._emit(node, args)
+    if len(outs) == len(written):  # the op returns the new versions: later reads name them
+        for k, pos in enumerate(written):
+            param_of[node.outputs[k].uid] = param_of[node.inputs[pos].uid]
+    return [(o, TensorLayout.replicated(len(var.type.shape)) if isinstance(var.type, TensorType) else None)
+            for o, var in zip(outs, node.outputs)]
+
+
 def _batch_layout(mesh: Mesh, shape: tuple) -> TensorLayout:
     """An input without a strategy: dim 0 split over every device (MindSpore: data parallel), if it divides."""
     if not shape or shape[0] is None or shape[0] % mesh.n:
@@ -258,10 +327,25 @@ def semi_auto_network(network) -> None:
     """A training wrapper built under semi-auto / auto parallel over several ranks: the network it differentiates
     runs through the SPMD pass (inputs without a strategy are split on dim 0, Primitive.shard strategies inside
     apply, gradients of replicated parameters are summed by the Mirror ops), unless it is sharded already."""
-    if context.get_auto_parallel_context("parallel_mode") in _SHARD_MODES and management.get_group_size() > 1 \
-            and network.__dict__.get("_shard") is None:
-        network.__dict__["_shard"] = Shard(network, None)
-        network._refresh_plain()  # a sharded cell leaves Cell.__call__'s common path
+    if management.get_group_size() == 1 or network.__dict__.get("_shard") is not None:
+        return
+    from .auto_parallel import AutoParallel
+
+    auto = next((c for _, c in network.cells_and_names() if isinstance(c, AutoParallel)), None)
+    if auto is network:
+        return  # it runs its network through the pass itself
+    if auto is None and context.get_auto_parallel_context("parallel_mode") not in _SHARD_MODES:
+        return
+    sharded = Shard(network, None)
+    if auto is not None:  # Model(AutoParallel(net), loss, opt): the loss network runs under the cell's configuration
+        sharded.scope = auto.scope
+    network.__dict__["_shard"] = sharded
+    network._refresh_plain()  # a sharded cell leaves Cell.__call__'s common path
+
+
+def tracing_sharded() -> bool:
+    """A sharded function is being traced on this thread (its calls of other sharded cells are traced inline)."""
+    return getattr(_record, "table", None) is not None
 
 
 def _mirrored(t):

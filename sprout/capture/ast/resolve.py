@@ -221,8 +221,8 @@ def _is_cell_class(cls: type) -> bool:
 def cell_construct(cell, level: str, convert):
     """The function to run for ``cell(*args)`` inside converted code."""
     check_cell_hooks(cell)
-    if cell.__dict__.get("_has_bprop"):
-        return cell  # Cell.__call__ records its custom bprop
+    if cell.__dict__.get("_has_bprop") or cell.__dict__.get("_shard") is not None:
+        return cell  # Cell.__call__ records its custom bprop / runs its Cell.shard (nested in a sharded graph)
     construct = getattr(type(cell), "construct", None)
     if isinstance(construct, types.FunctionType) and function_kind(construct) == "user":
         return types.MethodType(convert(construct, syntax_level=level), cell)
