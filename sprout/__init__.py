@@ -34,7 +34,8 @@ from .context import (set_device, get_current_device, set_deterministic, set_rec
 from . import runtime  # noqa: F401
 from .parallel import Layout, reshard  # noqa: F401
 from .parallel import (shard, build_searched_strategy, load_distributed_checkpoint,  # noqa: F401
-                       merge_sliced_parameter, transform_checkpoints)
+                       merge_sliced_parameter, transform_checkpoints, rank_list_for_transform,
+                       transform_checkpoint_by_rank, unified_safetensors)
 from . import train  # noqa: F401
 from .train import (Model, Callback, RunContext, LossMonitor, TimeMonitor, ModelCheckpoint,  # noqa: F401
                     CheckpointConfig, EarlyStopping, ReduceLROnPlateau, History, LambdaCallback,

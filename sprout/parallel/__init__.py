@@ -4,9 +4,11 @@ from ..context import ParallelMode, get_algo_parameters, reset_algo_parameters, 
 from .layout import DeviceMesh, Layout  # noqa: F401
 from ..ops.spmd_ops import reshard  # noqa: F401
 from .spmd import shard  # noqa: F401
+from .ckpt_transform import rank_list_for_transform, transform_checkpoint_by_rank, unified_safetensors  # noqa: F401
 from .spmd_ckpt import (build_searched_strategy, load_distributed_checkpoint, merge_sliced_parameter,  # noqa: F401
                         transform_checkpoints)
 
 __all__ = ["ParallelMode", "set_algo_parameters", "get_algo_parameters", "reset_algo_parameters", "Layout",
            "DeviceMesh", "shard", "reshard", "build_searched_strategy", "load_distributed_checkpoint",
-           "merge_sliced_parameter", "transform_checkpoints"]
+           "merge_sliced_parameter", "transform_checkpoints", "rank_list_for_transform",
+           "transform_checkpoint_by_rank", "unified_safetensors"]
