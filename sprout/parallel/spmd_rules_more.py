@@ -1,10 +1,12 @@
 """More SPMD rules: ``Reshard`` (a tensor's layout fixed by ``reshard(tensor, layout)``), ``Concat``, ``SplitV`` and
-``Tile`` (the concatenated / split / tiled dimension whole, every other split kept), registered into
+``Tile`` (the concatenated / split / tiled dimension whole, every other split kept), ``Gather`` with a strategy
+(a vocabulary split: each rank looks up its rows, zeros the ids it does not hold, partial sums), registered into
 ``spmd_rules.RULES``."""
 from __future__ import annotations
 
+from ..communication import management
 from .spmd_layout import Mesh, ShardError, TensorLayout, layouts_of_device_matrix, to_layout
-from .spmd_rules import RULES, _emit, _to, _what, replicated_rule
+from .spmd_rules import RULES, F, _emit, _to, _what, gather_rule, replicated_rule
 
 
 def reshard_rule(mesh: Mesh, node, ins: list, strategy) -> list:
@@ -76,4 +78,35 @@ def tile_rule(mesh: Mesh, node, ins: list, strategy) -> list:
     return [(o, TensorLayout(((),) * lead + lay.dims))]
 
 
-RULES.update({"Reshard": reshard_rule, "Concat": concat_rule, "SplitV": split_rule, "Tile": tile_rule})
+def gather_strategy_rule(mesh: Mesh, node, ins: list, strategy) -> list:
+    """Gather(params, indices, axis) with ``Primitive.shard(((table dims), (ids dims)))``: every dim keeps its split;
+    a split of the gathered dim (a vocabulary split, Megatron's parallel embedding) makes each rank look up the ids in
+    its block of rows (others read row 0 and are zeroed), a partial sum over the vocabulary's devices."""
+    params, indices = ins[0], ins[1]
+    if strategy is None or node.attrs.get("batch_dims", 0) or not (params.is_tensor and indices.is_tensor):
+        return gather_rule(mesh, node, ins, strategy)
+    if len(strategy) != 2:
+        raise ShardError(f"shard: {_what(node, strategy)}: Gather takes one strategy for the table and one for the "
+                         "indices")
+    pnd, ind = len(params.type.shape), len(indices.type.shape)
+    axis = node.attrs.get("axis", 0) % pnd
+    lp, li = layouts_of_device_matrix(mesh, list(strategy), [list(range(pnd)), list(range(pnd, pnd + ind))],
+                                      [params.type.shape, indices.type.shape], f"shard: {node.op.name}")
+    table, ids = _to(mesh, params, lp), _to(mesh, indices, li)
+    vocab = lp.dims[axis]
+    out_dims = lp.dims[:axis] + li.dims + lp.dims[axis + 1:]
+    rest = [v.local for v in ins[2:]]
+    if not vocab:
+        (o,) = _emit(node, [table, ids] + rest)
+        return [(o, TensorLayout(out_dims))]
+    rows = params.type.shape[axis] // mesh.size(vocab)
+    start = mesh.block(vocab, management.get_rank()) * rows
+    local = F.sub(ids, start)
+    held = F.logical_and(F.ge(local, 0), F.lt(local, rows))
+    (o,) = _emit(node, [table, F.select(held, local, F.zeros_like(local))] + rest)
+    mask = F.reshape(F.cast(held, o.dtype), (1,) * axis + tuple(held.shape) + (1,) * (pnd - axis - 1))
+    return [(F.mul(o, mask), TensorLayout(out_dims, tuple(sorted(vocab))))]
+
+
+RULES.update({"Gather": gather_strategy_rule, "Reshard": reshard_rule, "Concat": concat_rule, "SplitV": split_rule,
+              "Tile": tile_rule})

@@ -500,3 +500,19 @@ def test_primitive_strategies_for_concat_and_split():
         return True
 
     assert simulate(rank_main, 2) == [True, True]
+
+
+@pytest.mark.parametrize("n,strategy", [(2, ((2, 1), (1, 1))), (4, ((2, 2), (1, 1))), (4, ((4, 1), (1, 1))),
+                                        (4, ((2, 1), (2, 1))), (4, ((1, 2), (2, 1)))])
+def test_gather_with_a_vocabulary_split_equals_one_process(n, strategy):
+    """Gather(table, ids).shard(((v, h), (b, 1))): a vocabulary split (each rank holds V/v rows and zeros the ids
+    it does not hold; the partial sums are reduced), hidden and batch splits; ids cover every block and repeat."""
+    table = _ints((16, 8), 61)
+    ids = np.array([[0, 15, 3, 8], [7, 7, 12, 1], [4, 9, 2, 14], [11, 5, 6, 10]], np.int32)
+    w = _ints((8, 3), 62)
+
+    def net(t, i, v):
+        g = ops.Gather().shard(strategy)
+        return (ops.matmul(g(t, i, 0), v) ** 2).sum()
+
+    _same_as_one_process(net, (table, ids, w), (None, None, None), n, (0, 2))
