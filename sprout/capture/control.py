@@ -13,9 +13,9 @@ from ..core.errors import JitSyntaxError, JitTypeError, JitValueError
 from ..core.pytree import Slot, flatten, unflatten
 from ..core import dispatch
 from ..core.dispatch import bind
-from ..core.tensor import Tensor
+from ..core.tensor import Parameter, Tensor
 from ..core.types import TensorType, type_of
-from ..ir.builder import (Tracer, outer_of, trace_subgraph, user_loc, write_back, writes_as_outputs,
+from ..ir.builder import (Tracer, trace_subgraph, user_loc, write_back, writes_as_outputs,
                           written_outer)
 from ..ir.graph import Const
 from ..ir.scalars import as_scalar, join_kinds, kind_of
@@ -183,32 +183,39 @@ def _symbolic_cond(pred, then_fn, else_fn, operands, names, loc):
     fns = {"then": then_fn, "else": else_fn}
     fixes: dict = {"then": {}, "else": {}}
 
-    def tracer_for(side, plan):
+    def tracer_for(side, plan=None, flags=()):
         def traced(*ts):
-            out = _apply_fix(fns[side](*unflatten(op_spec, list(ts))), fixes[side])
-            leaves: list = []
-            spec = flatten(out, leaves, _is_value_leaf)
-            record[side] = (spec, leaves, out)
-            if plan is None:
-                return [x for x in leaves if isinstance(x, Tensor)]
-            return [_coerce(leaves[i], t) for i, t in plan]
+            b = dispatch.current_builder()
+            for t, outer in zip(ts, op_leaves):  # eagerly the operand's own object: a write to either reaches both
+                b.alias_when(t, outer, None)
+            raw = fns[side](*unflatten(op_spec, list(ts)))
+            if plan is None:  # every tensor it gives; the results are picked from them below (no re-trace)
+                record[side] = (b, ts, raw)
+                return [x for x in _flat(raw) if isinstance(x, Tensor)]
+            leaves = _flat(_apply_fix(raw, fixes[side]))
+            aliases = _result_aliases(b, leaves, ts, op_leaves)
+            return [_coerce(leaves[i], t) for i, t in plan] + [_alias_flag(aliases.get(key)) for key in flags]
         return traced
 
-    graphs = {side: trace_subgraph(tracer_for(side, None), in_types, f"cond_{side}")[0] for side in fns}
-    if names is not None and _branch_fixes(record["then"][2], record["else"][2], names, fixes):
-        graphs = {side: trace_subgraph(tracer_for(side, None), in_types, f"cond_{side}")[0] for side in fns}
-    (t_spec, t_leaves, t_out), (e_spec, e_leaves, _) = record["then"], record["else"]
-    leaf_names = _leaf_names(t_out, names)
+    graphs = {side: trace_subgraph(tracer_for(side), in_types, f"cond_{side}")[0] for side in fns}
+    if names is not None:
+        _branch_fixes(record["then"][2], record["else"][2], names, fixes)
+    outs_of = {side: _apply_fix(record[side][2], fixes[side]) for side in fns}
+    (t_leaves, t_spec), (e_leaves, e_spec) = (_leaves_spec(outs_of[side]) for side in fns)
+    leaf_names = _leaf_names(outs_of["then"], names)
     if not _same_spec(t_spec, e_spec) or len(t_leaves) != len(e_leaves):
         what = ", ".join(names) if names else "the result"
         raise JitTypeError(f"the two branches of this if give different kinds of values for {what}", loc,
                            "make both branches assign the same names with values of the same structure")
     plan, final = _cond_plan(t_leaves, e_leaves, leaf_names, loc)
+    aliases = {side: _result_aliases(record[side][0], leaves, record[side][1], op_leaves)
+               for side, leaves in (("then", t_leaves), ("else", e_leaves))}
+    flags = _conditional_aliases(plan, aliases["then"], aliases["else"])
     for side, leaves in (("then", t_leaves), ("else", e_leaves)):
-        natural = [(i, None) for i, x in enumerate(leaves) if isinstance(x, Tensor)]
-        wanted = [(i, t if not isinstance(leaves[i], Tensor) else None) for i, t in plan]
-        if natural != wanted:
-            graphs[side] = trace_subgraph(tracer_for(side, plan), in_types, f"cond_{side}")[0]
+        if flags:  # a result is an operand's object only on some path inside a branch: that branch says so (a bool)
+            graphs[side] = trace_subgraph(tracer_for(side, plan, flags), in_types, f"cond_{side}")[0]
+        else:
+            graphs[side] = _pick_results(graphs[side], record[side][2], leaves, plan)
     g_then, g_else = graphs["then"], graphs["else"]
     # in-place writes (and io, through the effect token) inside a branch: new values come out as outputs
     written = written_outer([g_then, g_else], op_leaves)
@@ -222,10 +229,12 @@ def _symbolic_cond(pred, then_fn, else_fn, operands, names, loc):
     if not plan and not written:  # nothing assigned: a constant output keeps the node one ordinary line
         token = Const(np.zeros((), np.int32))
         g_then, g_else = g_then.replace(outputs=[token]), g_else.replace(outputs=[token])
+    n_res = len(plan) + len(flags)
     outs = bind(COND, (pred, *then_in, *else_in), {"then": g_then, "else": g_else, "n_then": len(then_in),
-                                                   "n_out": max(len(plan) + len(written), 1)})
-    write_back(written, outs[len(plan):])
-    _pass_through_aliases(pred, g_then, g_else, op_leaves, outs[:len(plan)])
+                                                   "n_out": max(n_res + len(written), 1)})
+    write_back(written, outs[n_res:])
+    _join_aliases(pred, plan, aliases["then"], aliases["else"], dict(zip(flags, outs[len(plan):n_res])),
+                  outs[:len(plan)])
     it = iter(outs[:len(plan)])
     leaves = [next(it) if x is _OUT else x for x in final]
     for i, _ in plan:  # Python numbers (or traced scalars) on both sides: the result is a Python scalar
@@ -235,23 +244,82 @@ def _symbolic_cond(pred, then_fn, else_fn, operands, names, loc):
     return unflatten(t_spec, leaves)
 
 
-def _pass_through_aliases(pred, g_then, g_else, operands: list, outs) -> None:
-    """A result a branch passes through unchanged is, eagerly, the operand's own object on that path: an
-    in-place write to one after the if reaches the other only when that branch ran (``alias_when``)."""
-    b = dispatch.current_builder()
-    for j, out in enumerate(outs):
-        sides = {}
-        for side, g in (("then", g_then), ("else", g_else)):
-            k = next((k for k, v in enumerate(g.inputs) if v is g.outputs[j]), None)
-            if k is not None:
-                outer = outer_of(g, k, operands)
-                if isinstance(outer, Tensor):
-                    sides[side] = outer
-        if "then" in sides and "else" in sides and sides["then"] is sides["else"]:
-            b.alias_when(out, sides["then"], None)  # the same object on both paths: always
+def _leaves_spec(tree) -> tuple:
+    leaves: list = []
+    return leaves, flatten(tree, leaves, _is_value_leaf)
+
+
+def _pick_results(g, raw, leaves: list, plan: list):
+    """The branch graph ``g`` (whose outputs are the tensors of its raw result ``raw``, in order) giving the
+    Cond's results instead: each planned leaf's tensor, or a constant for a Python number (or a zeros
+    placeholder) facing a tensor on the other side."""
+    var_of = {id(x): v for x, v in zip((x for x in _flat(raw) if isinstance(x, Tensor)), g.outputs)}
+    outs = []
+    for i, t in plan:
+        x = leaves[i]
+        v = var_of.get(id(x)) if isinstance(x, Tensor) else None
+        outs.append(v if v is not None else Const(_coerce(x, t)._data))
+    return g.replace(outputs=outs)
+
+
+def _result_aliases(b, leaves: list, ins: tuple, operands: list) -> dict:
+    """Which branch results are, eagerly, an outer tensor's own object (an operand, a tensor the branch reads
+    from outside, a Parameter): {(leaf index, id(outer)): (outer, pred, negate)}, ``pred`` None when on every
+    path through the branch, else a bool tracer (``negate``: when it is False), from ``alias_when``."""
+    found: dict = {}
+    for i, x in enumerate(leaves):
+        if not isinstance(x, Tensor):
             continue
-        for side, outer in sides.items():
-            b.alias_when(out, outer, pred, side == "else")
+        entry = b._when.get(id(x))
+        cands = [(x, None, False)] + (list(entry[1]) if entry is not None and entry[0] is x else [])
+        for obj, pred, negate in cands:
+            outer = next((o for t, o in zip(ins, operands) if obj is t), None)
+            if outer is None:
+                if isinstance(obj, Tracer) and obj._builder is not b:
+                    outer = obj
+                elif isinstance(obj, Tracer):
+                    outer = next(iter(b._stands_for.get(id(obj), ())), None)
+                elif obj is x and (isinstance(obj, Parameter) or id(obj) in b._params):
+                    outer = obj  # a Parameter (or a tensor written in place: state) returned as it is
+            if not isinstance(outer, Tensor):
+                continue
+            key = (i, id(outer))
+            if key not in found or pred is None:
+                found[key] = (outer, pred, negate)
+    return found
+
+
+def _conditional_aliases(plan, then_al: dict, else_al: dict) -> list:
+    """The (leaf, outer) alias keys of Cond results that hold only on some path inside a branch."""
+    results = {i for i, _ in plan}
+    keys = sorted({k for k in (*then_al, *else_al) if k[0] in results})
+    return [k for k in keys if any(al.get(k) is not None and al[k][1] is not None for al in (then_al, else_al))]
+
+
+def _alias_flag(fact) -> Tensor:
+    """A branch's bool output saying its result is the outer object (``fact`` from ``_result_aliases``)."""
+    if fact is None:
+        return Tensor(np.array(False))
+    _, pred, negate = fact
+    if pred is None:
+        return Tensor(np.array(True))
+    return F.logical_not(pred) if negate else F.cast(pred, mstype.bool_)
+
+
+def _join_aliases(pred, plan, then_al: dict, else_al: dict, flag_outs: dict, outs) -> None:
+    """A result a branch passes through (maybe after writing it in place) is, eagerly, the outer object on
+    that path: an in-place write to one after the if reaches the other only when it held (``alias_when``)."""
+    b = dispatch.current_builder()
+    pos = {i: j for j, (i, _) in enumerate(plan)}
+    for key in sorted({k for k in (*then_al, *else_al) if k[0] in pos}):
+        out = outs[pos[key[0]]]
+        outer = (then_al.get(key) or else_al.get(key))[0]
+        if key in flag_outs:
+            b.alias_when(out, outer, flag_outs[key])
+        elif key in then_al and key in else_al:
+            b.alias_when(out, outer, None)  # the same object on both paths: always
+        else:
+            b.alias_when(out, outer, pred, key in else_al)
 
 
 _OUT = object()

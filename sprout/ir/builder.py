@@ -171,6 +171,7 @@ class GraphBuilder:
         self._origin: dict[int, Var] = {}          # id(input tracer) -> its input Var (for updates)
         self._updates: dict[int, tuple] = {}       # input uid -> (input Var, Tracer holding the new value)
         self._lifted: dict[int, tuple] = {}        # id(outer tracer) -> (outer tracer, inner Tracer)
+        self._stands_for: dict[int, list] = {}     # id(inner Tracer) -> the outer tracers it stands for
         self._shared: dict[int, list] = {}         # id(tracer) -> the tracers sharing its buffer (alias)
         self._journal: list = []                   # (tracer, its old Var, origin uid, old update) per write
         self._when: dict[int, tuple] = {}          # id(tracer) -> (it, [(other, pred, negate)]): alias_when
@@ -209,12 +210,14 @@ class GraphBuilder:
         entry = self._lifted.get(id(outer))
         if entry is not None:
             return entry[1]
+        key = None
         if self.parent is not None and outer._builder is not self.parent:
             key = outer
             outer = self.parent._lift(outer)
             entry = self._lifted.get(id(outer))
             if entry is not None:
                 self._lifted[id(key)] = entry
+                self._stands_for.setdefault(id(entry[1]), []).append(key)
                 return entry[1]
         v = Var(outer._var.type, "captured")
         self.captured_inputs.append(v)
@@ -222,6 +225,7 @@ class GraphBuilder:
         t = _new_tracer(v, self)
         self._origin[id(t)] = v
         self._lifted[id(outer)] = (outer, t)
+        self._stands_for[id(t)] = [outer] if key is None else [outer, key]
         return t
 
     def seed(self, outer: Tensor, inner: Tracer) -> None:
@@ -230,6 +234,7 @@ class GraphBuilder:
         loop-carried input standing for it)."""
         if isinstance(outer, Tracer):
             self._lifted[id(outer)] = (outer, inner)
+            self._stands_for.setdefault(id(inner), []).append(outer)
         else:
             self._params[id(outer)] = (outer, inner)
 
@@ -299,8 +304,19 @@ class GraphBuilder:
             t._var = new
             if origin is not None:
                 self._updates[origin.uid] = (origin, t)
-        entry = self._when.get(id(target))
-        if entry is None or entry[0] is not target:
+        self._spread(target, new, seen)
+
+    def _spread(self, obj: Tensor, new: Var, seen: set) -> None:
+        """``obj`` (a tracer of this builder, or the outer tensor a body tracer aliases) now holds ``new``: so does
+        each tensor recorded as ``obj``'s object when a predicate held (``alias_when``), and transitively the
+        tensors recorded against it (two loop variables entering a while as the same object both alias the outer
+        tensor, not each other)."""
+        for outer in self._stands_for.get(id(obj), ()):  # a body's tracer for an outer tensor: what aliases that
+            if id(outer) not in seen:
+                seen.add(id(outer))
+                self._spread(outer, new, seen)
+        entry = self._when.get(id(obj))
+        if entry is None or entry[0] is not obj:
             return
         from ..ops import functional as F
 
@@ -311,11 +327,14 @@ class GraphBuilder:
             if o._var.type != getattr(new, "type", None):
                 continue
             if pred is None:  # both branches passed it through: the same object on every path
-                self.write(o, new, seen)
-                continue
-            cond = F.logical_not(pred) if negate else pred
-            picked = F.select(cond, _new_tracer(new, self), _new_tracer(o._var, self))
-            self.write(o, picked._var, seen)
+                value = new
+            else:
+                cond = F.logical_not(pred) if negate else pred
+                value = F.select(cond, _new_tracer(new, self), _new_tracer(o._var, self))._var
+            self.write(o, value, seen)
+            if o is not other:  # an outer tensor (its body tracer was written): what aliases it gets the value too
+                seen.add(id(other))
+                self._spread(other, value, seen)
 
     def writes_back(self, t: Tracer) -> bool:
         """``t`` is an input tracer written in place: the graph's update stores its value into the input's object."""

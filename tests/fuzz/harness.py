@@ -134,7 +134,8 @@ def time_limit(seconds: float):
         raise Hang(f"no result after {seconds:.0f} s")
 
     old = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    # re-armed every second: an alarm raised inside a GC / weakref callback is printed and dropped by Python
+    signal.setitimer(signal.ITIMER_REAL, seconds, 1.0)
     try:
         yield
     finally:
