@@ -7,7 +7,8 @@ import numpy as np
 
 from .. import context
 from .. import dtype as mstype
-from ..communication import management
+from ..communication import collective, management
+from ..core import dispatch
 from ..communication.state import HCCL_WORLD_COMM_GROUP
 from ..core.tensor import Tensor
 from ..ops import comm_ops as K
@@ -95,10 +96,41 @@ class DistributedGradReducer(Cell):
         grads = tuple(grads)
         if len(grads) != self.n_params:
             raise ValueError(f"DistributedGradReducer: got {len(grads)} gradients for {self.n_params} parameters")
+        if not dispatch._slow and all(g.__class__ is Tensor for g in grads):
+            return self._eager(grads)
         out = list(grads)
         for bucket in self.buckets:
             for i, g in zip(bucket, self._reduce([grads[i] for i in bucket])):
                 out[i] = g
+        return tuple(out)
+
+    def _eager(self, grads: tuple) -> tuple:
+        """The eager call with no tape or graph: each bucket is one fresh float32 buffer (the copy or the packing)
+        all-reduced and scaled in place; the same arithmetic as the op path (sum in rank order, then times the
+        float32 scale), one buffer per bucket instead of three. A gradient reduced alone comes back in that
+        buffer, packed ones as views of it."""
+        out = list(grads)
+        scale = np.float32(1.0 / self.degree)
+        for bucket in self.buckets:
+            arrays = [grads[i]._data for i in bucket]
+            if len(arrays) == 1:
+                buf = np.array(arrays[0], dtype=np.float32, order="C")  # a copy: the caller's gradient stays
+            else:
+                buf = np.concatenate([a.reshape(-1) for a in arrays], dtype=np.float32)
+            # (MPI reduces in place and returns buf; the simulated mesh returns a new array)
+            buf = collective.run("AllReduce", self.group, buf, (("op", "sum"),),
+                                 lambda b, buf=buf: b.allreduce(buf, "sum"))
+            if self.mean:
+                np.multiply(buf, scale, out=buf)
+            if len(arrays) == 1:
+                pieces = [buf]
+            else:
+                cuts = np.cumsum([a.size for a in arrays])[:-1]
+                pieces = [p.reshape(a.shape) for p, a in zip(np.split(buf, cuts), arrays)]
+            for i, p, a in zip(bucket, pieces, arrays):
+                t = Tensor.__new__(Tensor)
+                t._data = p if a.dtype == np.float32 else p.astype(a.dtype)
+                out[i] = t
         return tuple(out)
 
     def _reduce(self, gs: list) -> list:
