@@ -17,6 +17,8 @@ from .context import (set_context, get_context, GRAPH_MODE, PYNATIVE_MODE, Paral
                       set_auto_parallel_context, get_auto_parallel_context, reset_auto_parallel_context)
 from .core.tensor import Tensor, Parameter, ParameterTuple  # noqa: F401
 from . import ops  # noqa: F401
+from .ops.sparse_tensor import COOTensor, CSRTensor, RowTensor, SparseTensor  # noqa: F401
+from .autodiff.saved_hooks import saved_tensors_hooks  # noqa: F401
 from .autodiff.api import grad, value_and_grad, vjp, GradOperation  # noqa: F401
 from ._seed import set_seed, get_seed  # noqa: F401
 from .core.generator import (Generator, default_generator, seed, manual_seed, initial_seed,  # noqa: F401

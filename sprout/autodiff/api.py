@@ -5,10 +5,10 @@ import weakref
 from typing import Any
 from collections.abc import Callable, Sequence
 
-from ..core import dispatch
+from ..core import dispatch, tensor_hooks
 from ..core.hooks import call_user
 from ..core.host import HostGradientError
-from ..core.pytree import MutableFloat, MutableInt
+from ..core.pytree import NODES, MutableFloat, MutableInt
 from ..core.tensor import Parameter, Tensor
 from ..ir.builder import Tracer
 from .tape import Tape, pass_through
@@ -31,6 +31,9 @@ def _alias(t: Any) -> Any:
     (tuples and lists of tensors -- ``mutable((a, b))`` inputs -- are aliased element by element)."""
     if t.__class__ in (tuple, list):
         return t.__class__(_alias(x) for x in t)
+    node = NODES.get(t.__class__)
+    if node is not None:  # a sparse tensor: its values get their own gradient (as MindSpore's)
+        return node.build(getattr(t, node.aux), [_alias(x) for x in node.children(t)])
     if isinstance(t, Tensor) and not isinstance(t, Parameter):
         if dispatch._slow:  # an outer tape or graph must see the alias as derived from t
             from ..ops import functional as F
@@ -41,9 +44,12 @@ def _alias(t: Any) -> Any:
                 for tape in dispatch.active_tapes():
                     tape.record_custom((t,), a, pass_through)
                 return a
-            return F.identity(t)
-        new = Tensor.__new__(Tensor)
-        new._data = t._data
+            new = F.identity(t)
+        else:
+            new = Tensor.__new__(Tensor)
+            new._data = t._data
+        if tensor_hooks.active():  # the alias stands for t: t's register_hook hooks see its gradient
+            tensor_hooks.share(t, new)
         return new
     return t
 
@@ -116,12 +122,15 @@ class GradResult:
         def pick_tree(x):  # a tuple/list input gets a tuple/list of gradients (MindSpore's mutable tuples)
             if isinstance(x, Tensor):
                 return pick(x)
+            if x.__class__ in NODES:  # a sparse tensor: the gradient of its values
+                return pick(x.values)
             return x.__class__(pick_tree(v) for v in x if isinstance(v, (Tensor, tuple, list)))
 
         in_grads: list = [None] * len(self.inputs)
         for i in self.watched:
             x = self.inputs[i]
-            if isinstance(x, Tensor) or (x.__class__ in (tuple, list) and _flatten_tensors(x, [])):
+            if isinstance(x, Tensor) or x.__class__ in NODES or (x.__class__ in (tuple, list) and
+                                                                  _flatten_tensors(x, [])):
                 in_grads[i] = pick_tree(x)
         return in_grads, [pick(w) for w in self.weights]
 
@@ -134,6 +143,8 @@ def forward_with_tape(fn: Callable, args: Sequence, watch: Sequence[int] | None,
     for i in positions:
         if isinstance(args[i], Tensor):
             tape.watch(args[i])
+        elif args[i].__class__ in NODES:
+            tape.watch(args[i].values)
         elif args[i].__class__ in (tuple, list):
             for t in _flatten_tensors(args[i], []):
                 tape.watch(t)
@@ -179,7 +190,8 @@ def _check_arguments(fn: Any, args: tuple, positions: tuple) -> None:
     an error naming the function and the position, never a silently missing gradient."""
     for p in positions:
         a = args[p]
-        if isinstance(a, Tensor) or (a.__class__ in (tuple, list) and _flatten_tensors(a, [])):
+        if isinstance(a, Tensor) or a.__class__ in NODES or (a.__class__ in (tuple, list) and
+                                                              _flatten_tensors(a, [])):
             continue
         if isinstance(a, (MutableInt, MutableFloat)):  # ms.mutable scalars: graph inputs, kept as before
             continue

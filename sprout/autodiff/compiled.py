@@ -14,6 +14,7 @@ from ..ir.graph import Graph
 from ..ir.replay import replay
 from ..passes import run_pipeline
 from .grad_graph import split
+from . import saved_hooks
 from .tape import kept_copy
 
 
@@ -163,6 +164,10 @@ class CompiledGraph:
                 full[k] = g
             return tuple(full)
 
+        if saved_hooks.stack:
+            raise RuntimeError("saved_tensors_hooks cannot reach what a jitted function saves for its backward (its "
+                               "graph's residuals); as in MindSpore it is not supported in Graph and Jit mode: call "
+                               "the function without jit inside the context")
         tape.record_custom(tuple(tensors), diff_outs[0] if len(diff_outs) == 1 else tuple(diff_outs), vjp)
         return outs
 

@@ -5,10 +5,12 @@ from typing import Any
 from collections.abc import Callable
 
 from ..core import dispatch
+from ..core import tensor_hooks
 from ..core.dispatch import pass_through
 from ..ir.effects import is_token
 from ..core.op import Op, register
 from ..core.tensor import Tensor
+from . import saved_hooks
 from ..ir.builder import Tracer, _new_tracer
 
 
@@ -70,7 +72,10 @@ class Tape:
             held = dispatch._builders[-1].state_tracers(args)
             if held is not None:
                 self._tracers[len(self.records)] = held
-        self.records.append((op, args, attrs, out, None))
+        values = None
+        if saved_hooks.stack and op is not CUSTOM_VJP:  # ms.saved_tensors_hooks: saved values go through pack
+            values = saved_hooks.pack(list(args) + (list(out) if isinstance(out, tuple) else [out]))
+        self.records.append((op, args, attrs, out, values))
         if isinstance(out, tuple):
             for o in out:
                 live[id(o)] = o
@@ -135,10 +140,13 @@ class Tape:
             if s is not None:
                 _accumulate(grads, o, s, F)
         live = self.live
+        hooked: set | None = set() if tensor_hooks.active() else None  # ids whose gradient went through hooks
         with dispatch.suspend_tapes([self]):
             for op, args, attrs, out, values in reversed(self.records):
                 if isinstance(out, tuple):
                     douts = [grads.get(id(o)) for o in out]
+                    if hooked is not None:
+                        douts = [d if d is None else _hooked(o, d, grads, hooked) for o, d in zip(out, douts)]
                     if all(d is None for d in douts):
                         continue
                     dout = tuple(None if d is None and is_token(o) else F.zeros_like(o) if d is None else d
@@ -147,12 +155,16 @@ class Tape:
                     dout = grads.get(id(out))
                     if dout is None:
                         continue
+                    if hooked is not None:
+                        dout = _hooked(out, dout, grads, hooked)
                 if op.bprop is None:
                     raise TypeError(f"{op.name} is not differentiable (it has no bprop)")
                 if values is None:
                     in_grads = op.bprop(*args, out, dout, **attrs)
-                else:  # some values were overwritten after the op read them: the bprop reads the kept ones
-                    n = len(args)
+                else:  # some values were overwritten after the op read them (or were packed): the bprop reads
+                    n = len(args)  # the kept (unpacked) ones
+                    if saved_hooks.Packed in map(type, values):
+                        values = saved_hooks.unpack(values)
                     value_out = tuple(values[n:]) if isinstance(out, tuple) else values[n]
                     in_grads = op.bprop(*values[:n], value_out, dout, **attrs)
                 for a, g in zip(args, in_grads):
@@ -160,7 +172,22 @@ class Tape:
                         if callable(g):  # a deferred gradient: computed only for inputs that need it
                             g = g()
                         _accumulate(grads, a, g, F)
+            if hooked is not None:  # the inputs (no record made them): their gradients are complete now
+                for key, g in list(grads.items()):
+                    t = live.get(key)
+                    if t is not None and key not in hooked:
+                        _hooked(t, g, grads, hooked)
         return grads
+
+
+def _hooked(t: Tensor, g: Tensor, grads: dict, done: set) -> Tensor:
+    """``t``'s complete gradient through its ``register_hook`` hooks (once per backward pass)."""
+    key = id(t)
+    if key in done:
+        return grads[key]
+    done.add(key)
+    g = grads[key] = tensor_hooks.apply(t, g)
+    return g
 
 
 def _key(t: Tensor) -> int:

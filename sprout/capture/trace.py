@@ -133,7 +133,7 @@ def _mark_scalars(spec: Any, outs: list) -> Any:
         kind = getattr(outs[spec.index], "py_kind", None)
         return spec if kind is None else ("pyscalar", kind, spec)
     tag = spec[0]
-    if tag in ("tuple", "namedtuple", "list"):
+    if tag in ("tuple", "namedtuple", "list", "node"):
         return (tag, spec[1], [_mark_scalars(x, outs) for x in spec[2]])
     if tag == "dict":
         return (tag, spec[1], [(k, _mark_scalars(v, outs)) for k, v in spec[2]])

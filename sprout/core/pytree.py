@@ -23,12 +23,42 @@ class Slot:
         return f"Slot({self.index})"
 
 
+class NodeSpec:
+    """How a registered class crosses a jit boundary: its children are the attributes ``fields`` (tensors), its
+    ``aux`` attribute a hashable part of the structure (and so of the cache key), ``build(aux, children)`` makes
+    a new object from them."""
+
+    __slots__ = ("fields", "aux", "build")
+
+    def __init__(self, fields: tuple, aux: str, build: Callable):
+        self.fields, self.aux, self.build = fields, aux, build
+
+    def children(self, obj: Any) -> list:
+        return [getattr(obj, f) for f in self.fields]
+
+
+NODES: dict[type, NodeSpec] = {}  # registered node classes (sparse tensors)
+
+
+def register_node(cls: type, fields: tuple, aux: str, build: Callable) -> None:
+    NODES[cls] = NodeSpec(tuple(fields), aux, build)
+
+
+def rebuild(cls: type, aux: Any, *children: Any) -> Any:
+    """A registered node made again from its aux and children (used by the bytecode exit recipes)."""
+    return NODES[cls].build(aux, list(children))
+
+
 def flatten(tree: Any, leaves: list, is_leaf: Callable[[Any], bool]) -> Any:
     """Append the leaves of ``tree`` (values where ``is_leaf`` holds) to ``leaves``; return the
     structure with Slots in their place (non-leaf scalars stay in the structure as constants)."""
     if is_leaf(tree):
         leaves.append(tree)
         return Slot(len(leaves) - 1)
+    node = NODES.get(type(tree))
+    if node is not None:
+        aux = getattr(tree, node.aux)
+        return ("node", (type(tree), aux), [flatten(x, leaves, is_leaf) for x in node.children(tree)])
     if isinstance(tree, tuple):
         items = [flatten(x, leaves, is_leaf) for x in tree]
         if hasattr(tree, "_fields"):  # namedtuple
@@ -54,6 +84,9 @@ def unflatten(spec: Any, leaves: list) -> Any:
         return spec[1](*[unflatten(x, leaves) for x in spec[2]])
     if kind == "list":
         return [unflatten(x, leaves) for x in spec[2]]
+    if kind == "node":
+        cls, aux = spec[1]
+        return NODES[cls].build(aux, [unflatten(x, leaves) for x in spec[2]])
     if kind == "pyscalar":  # a graph output standing for a Python scalar (capture/scalars.py): int/float/bool
         v = unflatten(spec[2], leaves)
         return spec[1](v._data.item() if isinstance(v, Tensor) else v)

@@ -16,7 +16,7 @@ from .communication import (P2POp, all_gather, all_gather_into_tensor, all_gathe
                             recv_object_list, reduce_scatter, reduce_scatter_tensor, scatter_object_list, send,
                             send_object_list)  # MindSpore 2.10 exports its communication functions from ops too
 from .summary_ops import HistogramSummary, ImageSummary, ScalarSummary, TensorSummary  # noqa: F401
-from . import tensor_methods, tensor_methods_more, tensor_methods_inplace  # noqa: F401
+from . import tensor_methods, tensor_methods_more, tensor_methods_inplace, tensor_hook_methods  # noqa: F401
 from . import operations  # noqa: F401
 from .hof import HyperMap, Map, MultitypeFuncGraph, Partial  # noqa: F401
 from ..autodiff.api import GradOperation, grad, value_and_grad, vjp  # noqa: F401

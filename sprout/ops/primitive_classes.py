@@ -529,5 +529,6 @@ from .classes_random import *  # noqa: E402,F401,F403
 from .classes_misc import *  # noqa: E402,F401,F403
 from .classes_optim import *  # noqa: E402,F401,F403
 from .classes_debug import *  # noqa: E402,F401,F403
+from .classes_sparse import *  # noqa: E402,F401,F403
 
 __all__ = [n for n, v in list(globals().items()) if isinstance(v, type) and issubclass(v, Primitive)]

@@ -383,6 +383,7 @@ _METHODS = {
     "stride": _stride, "storage_offset": lambda self: 0, "ndimension": lambda self: self.ndim,
     "is_signed": _is_signed, "value": lambda self: self,
     "byte": lambda self: F.cast(self, mstype.uint8), "short": lambda self: F.cast(self, mstype.int16),
+    "to_coo": F.dense_to_sparse_coo, "to_csr": F.dense_to_sparse_csr,
 }
 
 for _name in _SAME:

@@ -16,6 +16,7 @@ from ...core.types import TensorType
 from ...ir.builder import GraphBuilder, Tracer
 from ...core.errors import is_library
 from ...core.host import HostList
+from ...core.pytree import NODES
 from . import py311
 from .executor import UNBOUND, Frame, Handlers, Return
 from .guards import SymIter, path_key
@@ -131,6 +132,16 @@ class Capture(Handlers):
             self.guard(("KEYS", path, tuple(v)))
             items = {k: self.convert(x, ("K", path, k)) for k, x in v.items()}
             new = v if all(items[k] is v[k] for k in v) else items
+            self._register(new, path)
+            return new
+        node = NODES.get(cls)
+        if node is not None:  # a sparse tensor: its tensors become inputs, its shape is guarded
+            self.guard(("TY", path, cls))
+            aux = getattr(v, node.aux)
+            self.guard(("V", ("A", path, node.aux), aux))
+            old = node.children(v)
+            items = [self.convert(x, ("A", path, f)) for f, x in zip(node.fields, old)]
+            new = v if all(a is b for a, b in zip(items, old)) else node.build(aux, items)
             self._register(new, path)
             return new
         if cls is SymIter:
@@ -280,8 +291,8 @@ class Capture(Handlers):
                 raise Break(f"reads .{name} of a tensor with a symbolic dimension", dynamic_failure=True)
             return getattr(obj, name)
         v = getattr(obj, name)
-        if obj.__class__ in _FIXED_ATTRS:  # the class is guarded already, its attributes cannot change
-            return v
+        if obj.__class__ in _FIXED_ATTRS or obj.__class__ in NODES:  # the class is guarded already, its
+            return v  # attributes cannot change (a sparse tensor's tensors were converted with it)
         src = self.conv_src.get(id(obj))
         if src is None or (isinstance(obj, types.ModuleType) and (_is_sprout(v) or obj.__name__ in PURE_MODULES
                                                                      or obj.__name__.startswith("numpy"))):
@@ -416,6 +427,9 @@ class Capture(Handlers):
             return any(map(self._holds_graph_values, v))
         if v.__class__ is dict:
             return any(map(self._holds_graph_values, v.values()))
+        node = NODES.get(v.__class__)
+        if node is not None:
+            return any(map(self._holds_graph_values, node.children(v)))
         return False
 
     def _unparam(self, v):

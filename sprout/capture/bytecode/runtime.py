@@ -13,6 +13,7 @@ from ...backend.buffers import store
 from ... import context
 from ...autodiff.compiled import CompiledGraph
 from ...core import dispatch
+from ...core.pytree import NODES, rebuild
 from ...core.tensor import Tensor
 from ...ir.builder import Tracer
 from ...ir.effects import has_io
@@ -189,6 +190,10 @@ def _build_entry(cap: Capture, kind: str, payload) -> Entry:
                 r = ("CELL", recipe(v.cell_contents))
             except ValueError:  # an empty cell; the id keeps the recipe a new tuple (a constant ("CELL", None)
                 r = ("CELL", None, i)  # is one object, and the exit makes one temp per recipe object)
+        elif v.__class__ in NODES:  # a sparse tensor: made again from its tensors
+            node = NODES[v.__class__]
+            r = ("CALL", ("K", rebuild), [("K", v.__class__), ("K", getattr(v, node.aux))] +
+                 [recipe(x) for x in node.children(v)], [])
         elif i in remakes:  # made by sprout code from this graph's values: the exit makes it again
             fn, args, kwargs = remakes[i]
             r = ("CALL", recipe(fn), [recipe(x) for x in args], [(k, recipe(x)) for k, x in kwargs.items()])
