@@ -13,7 +13,8 @@ from .backend import REDUCE_OPS, reduce_in_order
 from .state import CollectiveMismatchError, CommError, Group, current
 
 _KINDS = ("AllReduce", "AllGather", "ReduceScatter", "Broadcast", "AlltoAll", "Barrier", "Reduce", "Gather",
-          "Scatter", "allgather_object", "broadcast_object", "AllGatherV", "ReduceScatterV", "AlltoAllV")
+          "Scatter", "allgather_object", "broadcast_object", "AllGatherV", "ReduceScatterV", "AlltoAllV",
+          "AlltoAllVC")
 _SIG_DIMS = 8
 SIG_LEN = 5 + _SIG_DIMS
 

@@ -6,6 +6,7 @@ import operator
 from .. import dtype as mstype
 from ..communication.state import HCCL_WORLD_COMM_GROUP
 from . import comm_ops as K
+from . import comm_ops_more as KM
 from .comm_ops import ReduceOp
 from .primitive_classes import Primitive
 
@@ -153,6 +154,72 @@ class AlltoAllV(Primitive):
                               self.block_size)
 
 
+def _group_root(prim: str, arg: str, world_rank, group: str) -> int:
+    """A root given as a global rank (MindSpore's rule for these primitives), as a rank of ``group``."""
+    from ..communication import management
+
+    _int(prim, arg, world_rank)
+    if management.get_group_size(group) == management.get_group_size() and group in (
+            HCCL_WORLD_COMM_GROUP, "nccl_world_group", "mccl_world_group"):
+        return world_rank
+    return management.get_group_rank_from_world_rank(world_rank, group)
+
+
+class CollectiveGather(Primitive):
+    """Gather every rank's tensor on dim 0 onto ``dest_rank`` (a global rank); the others get a placeholder of
+    shape [1]."""
+
+    def __init__(self, dest_rank, group=HCCL_WORLD_COMM_GROUP):
+        super().__init__()
+        self.group = _str(self.name, "group", group)
+        self.dest_rank = _int(self.name, "dest_rank", dest_rank)
+        self.rank_size = K._size(self.name, self.group)
+
+    def __call__(self, x):
+        return KM.collective_gather(x, _group_root(self.name, "dest_rank", self.dest_rank, self.group), self.group)
+
+
+class CollectiveScatter(Primitive):
+    """Split ``src_rank``'s tensor (a global rank) evenly on dim 0 over the group; rank r gets block r."""
+
+    def __init__(self, src_rank=0, group=HCCL_WORLD_COMM_GROUP):
+        super().__init__()
+        self.group = _str(self.name, "group", group)
+        self.src_rank = _int(self.name, "src_rank", src_rank)
+        self.rank_size = K._size(self.name, self.group)
+
+    def __call__(self, x):
+        return KM.collective_scatter(x, _group_root(self.name, "src_rank", self.src_rank, self.group), self.group)
+
+
+class AlltoAllVC(Primitive):
+    """Uneven all-to-all of a flattened tensor by the group's send-count matrix (``[i * n + j]``: rank i to rank j,
+    times ``block_size``); ``transpose`` uses the transposed matrix (the backward's)."""
+
+    def __init__(self, group=HCCL_WORLD_COMM_GROUP, block_size=1, transpose=False):
+        super().__init__()
+        self.group = HCCL_WORLD_COMM_GROUP if group is None else _str(self.name, "group", group)
+        self.block_size = _int(self.name, "block_size", block_size)
+        if not isinstance(transpose, bool):
+            raise TypeError(f"For '{self.name}', the 'transpose' must be bool, but got {type(transpose).__name__}.")
+        self.transpose = transpose
+        self.rank_size = K._size(self.name, self.group)
+
+    def __call__(self, x, send_count_matrix):
+        counts = _split_list(self.name, "send_count_matrix", _flat_counts(send_count_matrix))
+        return KM.all_to_all_v_c(x, counts, self.group, self.block_size, self.transpose)
+
+
+def _flat_counts(value):
+    from ..core.tensor import Tensor
+
+    if isinstance(value, Tensor):
+        return value.asnumpy().reshape(-1).tolist()
+    if isinstance(value, (list, tuple)) and value and isinstance(value[0], (list, tuple)):
+        return [k for row in value for k in row]
+    return value
+
+
 class Barrier(Primitive):
     """Synchronize the group; returns MindSpore's placeholder f32[1]."""
 
@@ -219,4 +286,5 @@ class Receive(Primitive):
 
 
 __all__ = ["ReduceOp", "AllReduce", "AllGather", "ReduceScatter", "Broadcast", "AlltoAll", "Barrier", "Reduce",
-           "Send", "Receive", "AllGatherV", "ReduceScatterV", "AlltoAllV"]
+           "Send", "Receive", "AllGatherV", "ReduceScatterV", "AlltoAllV", "CollectiveGather", "CollectiveScatter",
+           "AlltoAllVC"]

@@ -114,3 +114,25 @@ def test_all_to_all_single_uneven_splits():
     r0, r1 = simulate(body, 2)
     np.testing.assert_array_equal(r0, [0, 10, 11, 12])
     np.testing.assert_array_equal(r1, [1, 2, 13])
+
+
+def test_collective_gather_scatter_and_alltoallvc_reproduce_mindspore_examples():
+    def body():
+        init()
+        r = get_rank()
+        gathered = ops.CollectiveGather(dest_rank=0)(ms.Tensor(np.arange(4).reshape(2, 2).astype(np.float32)))
+        scattered = ops.CollectiveScatter(src_rank=0)(ms.Tensor(np.arange(8).reshape(4, 2).astype(np.float32)))
+        exchanged = ops.AlltoAllVC()(ms.Tensor(np.array([0, 1, 2.], np.float32) * r), ms.Tensor([[0, 3], [3, 0]]))
+        with pytest.raises(ValueError, match="divisible"):
+            ops.CollectiveScatter()(ms.Tensor(np.zeros((3, 2), np.float32)))
+        with pytest.raises(ValueError, match="2x2"):
+            ops.AlltoAllVC()(ms.Tensor(np.zeros(3, np.float32)), [0, 3, 3])
+        return gathered.asnumpy(), scattered.asnumpy(), exchanged.asnumpy()
+
+    (g0, s0, e0), (g1, s1, e1) = simulate(body, 2)
+    np.testing.assert_array_equal(g0, np.tile(np.arange(4.0).reshape(2, 2), (2, 1)))
+    np.testing.assert_array_equal(g1, [0.0])
+    np.testing.assert_array_equal(s0, [[0, 1], [2, 3]])
+    np.testing.assert_array_equal(s1, [[4, 5], [6, 7]])
+    np.testing.assert_array_equal(e0, [0, 1, 2])
+    np.testing.assert_array_equal(e1, [0, 0, 0])

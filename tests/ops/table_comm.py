@@ -37,6 +37,9 @@ CASES = [
     Case("AllGatherV", lambda x: ops.AllGatherV()(x, [6]), (F64(2, 3),), lambda x: x.reshape(-1)),
     Case("ReduceScatterV", lambda x: ops.ReduceScatterV()(x, [5]), (F64(5),), lambda x: x),
     Case("AlltoAllV", lambda x: ops.AlltoAllV(block_size=2)(x, [3], [3]), (F64(6),), lambda x: x),
+    Case("CollectiveGather", lambda x: ops.CollectiveGather(0)(x), (F64(2, 3),), lambda x: x),
+    Case("CollectiveScatter", lambda x: ops.CollectiveScatter(0)(x), (F64(2, 3),), lambda x: x),
+    Case("AlltoAllVC", lambda x: ops.AlltoAllVC()(x, [5]), (F64(5),), lambda x: x),
 ]
 
 
@@ -254,7 +257,41 @@ def check_all_to_all_v():
             x, counts[r], [counts[i][r] for i in range(len(counts))])), inputs, ref)
 
 
-ENTRIES = {"AllGatherV": check_all_gather_v, "ReduceScatterV": check_reduce_scatter_v,
+def check_collective_gather():
+    for n in _GROUP_SIZES:
+        def ref(xs):
+            whole = np.concatenate([p[0] for p in xs])
+            return [whole if r == 1 else np.zeros((1,)) for r in range(len(xs))]
+
+        mesh_check(lambda r: (lambda x: ops.CollectiveGather(1)(x)), _rank_inputs(n, 2, 3), ref)
+
+
+def check_collective_scatter():
+    for n in _GROUP_SIZES:
+        mesh_check(lambda r, n=n: (lambda x: ops.CollectiveScatter(n - 1)(x)), _rank_inputs(n, 2 * n, 3),
+                   lambda xs: np.split(xs[-1][0], len(xs)))
+
+
+def check_all_to_all_v_c():
+    for n in _GROUP_SIZES:
+        counts = [(i + 2 * j) % 3 for i in range(n) for j in range(n)]  # rank i sends counts[i * n + j] to j
+        for transpose in (False, True):
+            m = np.array(counts).reshape(n, n)
+            m = m.T if transpose else m
+            inputs = [[np.random.default_rng(i).uniform(-2, 2, int(m[i].sum()) * _BLOCK)] for i in range(n)]
+
+            def ref(xs, m=m):
+                pieces = [np.split(p[0], np.cumsum(m[i] * _BLOCK)[:-1]) for i, p in enumerate(xs)]
+                outs = [np.concatenate([pieces[i][j] for i in range(len(xs))]) for j in range(len(xs))]
+                return [o if o.size else np.zeros(()) for o in outs]
+
+            mesh_check(lambda r, t=transpose, c=counts: (
+                lambda x: ops.AlltoAllVC(block_size=_BLOCK, transpose=t)(x, c)), inputs, ref)
+
+
+ENTRIES = {"CollectiveGather": check_collective_gather, "CollectiveScatter": check_collective_scatter,
+           "AlltoAllVC": check_all_to_all_v_c, "AllGatherV": check_all_gather_v,
+           "ReduceScatterV": check_reduce_scatter_v,
            "AlltoAllV": check_all_to_all_v, "AllReduce": check_all_reduce,
            "AllGather": check_all_gather, "ReduceScatter": check_reduce_scatter,
            "Broadcast": check_broadcast, "AlltoAll": check_all_to_all, "Reduce": check_reduce,
