@@ -29,3 +29,27 @@ class SparseTensorDenseMatmul(_Flag):
 
 
 __all__ = ["SparseToDense", "SparseTensorDenseMatmul"]
+
+
+class Coalesce(Primitive):
+    """``Coalesce()(x_indices, x_values, x_shape)``: duplicates summed, coordinates in row-major order."""
+
+    def __call__(self, x_indices, x_values, x_shape):
+        return FS.coalesce(x_indices, x_values, x_shape)
+
+
+class SparseTensorDenseAdd(Primitive):
+    """``SparseTensorDenseAdd()(x1_indices, x1_values, x1_shape, x2)``: a dense tensor plus a COO tensor."""
+
+    def __call__(self, x1_indices, x1_values, x1_shape, x2):
+        return FS.sparse_tensor_dense_add(x1_indices, x1_values, x1_shape, x2)
+
+
+class SparseSlice(Primitive):
+    """``SparseSlice()(indices, values, shape, start, size)``: the COO entries inside a box."""
+
+    def __call__(self, indices, values, shape, start, size):
+        return FS.sparse_slice(indices, values, shape, start, size)
+
+
+__all__ += ["Coalesce", "SparseTensorDenseAdd", "SparseSlice"]

@@ -87,12 +87,9 @@ def coo_to_csr(x: COOTensor) -> CSRTensor:
 
 def coo_coalesce(x: COOTensor) -> COOTensor:
     """Duplicate coordinates summed, coordinates in row-major order (Int64 indices, MindSpore's Coalesce)."""
-    idx = _host(x.indices, "COOTensor.coalesce").astype(np.int64)
-    flat = idx[:, 0] * x.shape[1] + idx[:, 1]
-    uniq, inverse = np.unique(flat, return_inverse=True)
-    values = F.unsorted_segment_sum(x.values, Tensor(inverse.astype(np.int32)), len(uniq))
-    coords = np.stack([uniq // x.shape[1], uniq % x.shape[1]], 1)
-    return COOTensor(Tensor(coords), values, x.shape)
+    idx, values, _ = coalesce(F.transpose(x.indices.astype(mstype.int64), (1, 0)), x.values,
+                              Tensor(np.asarray(x.shape, np.int64)))
+    return COOTensor(F.transpose(idx, (1, 0)), values, x.shape)
 
 
 def dense_to_sparse_coo(tensor) -> COOTensor:
@@ -447,3 +444,67 @@ def sparse_tensor_dense_matmul(indices, values, sparse_shape, dense, adjoint_st=
 
 
 __all__ += ["sparse_to_dense", "sparse_tensor_dense_matmul"]
+
+
+# ---- index-tensor forms: coalesce, SparseTensorDenseAdd, SparseSlice ---------------------------------------------
+def _shape_of(shape, op: str) -> tuple:
+    if not isinstance(shape, Tensor) or shape.ndim != 1 or not shape.dtype.is_int:
+        raise TypeError(f"For '{op}', the shape must be a 1-D integer Tensor, got {type(shape).__name__}")
+    return tuple(int(d) for d in _host(shape, op))
+
+
+def coalesce(x_indices, x_values, x_shape):
+    """Sum the values of duplicate coordinates; ``x_indices`` is (ndim, N) (one column per value). Returns
+    (y_indices (ndim, M) in row-major order, y_values (M,), y_shape)."""
+    idx, values = F._as_tensor(x_indices, "Coalesce"), F._as_tensor(x_values, "Coalesce")
+    shape = _shape_of(x_shape, "Coalesce")
+    if idx.ndim != 2 or values.ndim != 1 or idx.shape[1] != values.shape[0] or idx.shape[0] != len(shape):
+        raise ValueError(f"For 'Coalesce', x_indices must be (ndim, N) = ({len(shape)}, {values.shape[0]}) for "
+                         f"x_values of shape {list(values.shape)}, got {list(idx.shape)}")
+    coords = _host(idx, "Coalesce").astype(np.int64)
+    if coords.size and (coords.min() < 0 or np.any(coords.max(1) >= np.asarray(shape))):
+        raise ValueError(f"For 'Coalesce', x_indices must lie inside x_shape {shape}")
+    flat = np.ravel_multi_index(tuple(coords), shape) if coords.size else np.zeros(0, np.int64)
+    uniq, inverse = np.unique(flat, return_inverse=True)
+    summed = F.unsorted_segment_sum(values, Tensor(inverse.astype(np.int32).reshape(-1)), len(uniq))
+    out = np.stack(np.unravel_index(uniq, shape)).astype(idx.dtype.np).reshape(len(shape), len(uniq))
+    return Tensor(out), summed, x_shape
+
+
+def sparse_tensor_dense_add(x1_indices, x1_values, x1_shape, x2):
+    """The dense ``x2`` plus the COO tensor (x1_indices (N, R), x1_values, x1_shape)."""
+    op = "SparseTensorDenseAdd"
+    idx, values, x2 = F._as_tensor(x1_indices, op), F._as_tensor(x1_values, op), F._as_tensor(x2, op)
+    if not isinstance(x1_shape, Tensor) or x1_shape.dtype != idx.dtype:
+        raise TypeError(f"The primitive[{op}]'s input arguments[indices, shape] must be all tensor and those type "
+                        f"must be same. But got input argument[shape]:{type(x1_shape).__name__}")
+    if idx.ndim != 2 or values.ndim != 1 or idx.shape[0] != values.shape[0] or idx.shape[1] != x2.ndim:
+        raise ValueError(f"For '{op}', x1_indices must be (N, {x2.ndim}) with one x1_value per row, got "
+                         f"{list(idx.shape)} and {list(values.shape)}")
+    if tuple(x1_shape.shape) != (x2.ndim,):
+        raise ValueError(f"For '{op}', x1_shape must hold {x2.ndim} dims, got shape {list(x1_shape.shape)}")
+    if values.dtype != x2.dtype:
+        raise TypeError(f"For '{op}', x1_values ({values.dtype}) and x2 ({x2.dtype}) must have the same dtype")
+    return F.tensor_scatter_add(x2, idx, values)
+
+
+def sparse_slice(indices, values, shape, start, size):
+    """The part of a COO tensor inside the box [start, start + size) (clamped to the shape): (indices relative to
+    start, values, the box's shape)."""
+    op = "SparseSlice"
+    indices, values = F._as_tensor(indices, op), F._as_tensor(values, op)
+    dims, lo, n = _shape_of(shape, op), np.asarray(_shape_of(start, op)), np.asarray(_shape_of(size, op))
+    if indices.ndim != 2 or indices.shape[1] != len(dims) or values.ndim != 1 or values.shape[0] != indices.shape[0]:
+        raise ValueError(f"For '{op}', indices must be (N, {len(dims)}) with one value per row, got "
+                         f"{list(indices.shape)} and {list(values.shape)}")
+    if len(lo) != len(dims) or len(n) != len(dims) or np.any(lo < 0) or np.any(n < 0):
+        raise ValueError(f"For '{op}', start and size must be {len(dims)} non-negative numbers, got {lo}, {n}")
+    hi = np.minimum(lo + n, np.asarray(dims))
+    coords = _host(indices, op)
+    keep = np.flatnonzero(np.all((coords >= lo) & (coords < hi), axis=1))
+    out_shape = np.maximum(hi - lo, 0).astype(np.int64)
+    return (Tensor((coords[keep] - lo).astype(coords.dtype)), F.gather(values, Tensor(keep.astype(np.int32)), 0),
+            Tensor(out_shape))
+
+
+__all__ += ["coalesce", "sparse_tensor_dense_add", "sparse_slice"]

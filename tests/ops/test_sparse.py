@@ -274,3 +274,30 @@ def test_gradients_match_finite_differences():
     num = [(loss(Tensor(v0 + eps * e)).asnumpy() - loss(Tensor(v0 - eps * e)).asnumpy()) / (2 * eps)
            for e in np.eye(3, dtype=np.float32)]
     assert np.allclose(g, num, rtol=1e-2, atol=1e-2)
+
+
+# ---- coalesce / Coalesce, SparseTensorDenseAdd, SparseSlice (MindSpore 2.10's first-call outputs; its CPU
+# Coalesce returns stale extra columns on later calls, so the documented result is checked) -----------------------
+def test_coalesce_dense_add_and_slice():
+    ix = Tensor(np.array([[0, 0, 1, 1], [1, 0, 1, 1]], np.int64))
+    xv, xs = Tensor(np.array([1., 5., 4., 2.], np.float32)), Tensor(np.array([3, 3], np.int64))
+    for fn in (ops.coalesce, ops.Coalesce()):
+        idx, val, shape = fn(ix, xv, xs)
+        assert idx.asnumpy().tolist() == [[0, 0, 1], [0, 1, 1]] and val.asnumpy().tolist() == [5.0, 1.0, 6.0]
+        assert shape.asnumpy().tolist() == [3, 3]
+    assert ms.grad(lambda v: ops.coalesce(ix, v, xs)[1].sum() * 2)(xv).asnumpy().tolist() == [2.0] * 4
+    i2 = Tensor(np.array([[0, 0], [1, 2]], np.int64))
+    add = ops.SparseTensorDenseAdd()
+    out = add(i2, Tensor([1., 2.]), Tensor(np.array([3, 4], np.int64)), Tensor(np.ones((3, 4), np.float32)))
+    assert out.asnumpy().tolist() == [[2, 1, 1, 1], [1, 1, 3, 1], [1, 1, 1, 1]]
+    g = ms.grad(lambda v: add(i2, v, Tensor(np.array([3, 4], np.int64)), Tensor(np.ones((3, 4), np.float32))).sum())
+    assert g(Tensor([1., 2.])).asnumpy().tolist() == [1.0, 1.0]
+    with pytest.raises(TypeError, match="must be all tensor and those type must be same"):
+        add(Tensor(np.array([[0, 0], [1, 2]], np.int32)), Tensor([1., 2.]), (3, 4), Tensor(np.ones((3, 4), np.float32)))
+    si = Tensor(np.array([[0, 1], [1, 2], [1, 3], [2, 2]], np.int64))
+    sv, ss = Tensor(np.array([1, 2, 3, 4], np.int64)), Tensor(np.array([3, 4], np.int64))
+    cases = [((0, 1), (2, 3), [[0, 0], [1, 1], [1, 2]], [1, 2, 3], [2, 3]),
+             ((1, 2), (5, 5), [[0, 0], [0, 1], [1, 0]], [2, 3, 4], [2, 2])]
+    for start, size, want_i, want_v, want_s in cases:
+        i, v, s = ops.SparseSlice()(si, sv, ss, Tensor(np.array(start, np.int64)), Tensor(np.array(size, np.int64)))
+        assert (i.asnumpy().tolist(), v.asnumpy().tolist(), s.asnumpy().tolist()) == (want_i, want_v, want_s)
