@@ -1,6 +1,6 @@
 """MindSpore's optimizer update primitives as ops classes (``ops.ApplyMomentum()(var, accum, lr, grad, momentum)``).
 
-Each runs one in-place update of its Parameters through the fused kernels of optim_kernels.py / optim_kernels2.py
+Each runs one in-place update of its Parameters through the fused kernels of optim_kernels*.py
 (the ones nn's optimizers use) and returns what MindSpore returns: the updated variable, or a tuple of it and the
 updated state, as new Tensors.
 """
@@ -9,8 +9,9 @@ from __future__ import annotations
 from ..core.dispatch import bind
 from ..core.op import REGISTRY
 from . import functional as F
-from . import optim_kernels, optim_kernels2  # noqa: F401  (registers the update primitives)
+from . import optim_kernels, optim_kernels2, optim_kernels3  # noqa: F401  (registers the update primitives)
 from .classes_linalg import _Flag
+from ..core.tensor import Tensor
 
 
 def _check_bool(owner: str, name: str, value) -> None:
@@ -143,5 +144,133 @@ class ApplyProximalAdagrad(_Update):
     op, returns = "ApplyProximalAdagrad", 2
 
 
+
+def _float_state(owner: str, names: tuple, values: tuple) -> None:
+    """The variable and its state must be float tensors, the gradient a tensor (MindSpore's TypeErrors)."""
+    for name, value in zip(names, values):
+        if not isinstance(value, Tensor):
+            raise TypeError(f"For '{owner}', the '{name}' must be a Tensor, but got {type(value).__name__}.")
+        if name != "global_step" and not value.dtype.is_float:
+            raise TypeError(f"For '{owner}', the '{name}' must be a float tensor, but got {value.dtype}.")
+
+
+def _tensor_scalars(owner: str, names: tuple, values: tuple) -> None:
+    """Hyper-parameters that MindSpore 2.10 accepts only as Tensors (a Python float raises TypeError there)."""
+    for name, value in zip(names, values):
+        if not isinstance(value, Tensor):
+            raise TypeError(f"For '{owner}', the '{name}' must be a Tensor, but got {type(value).__name__}.")
+
+
+class ApplyAdagradV2(_Update):
+    """``ApplyAdagradV2(epsilon, update_slots=True)(var, accum, lr, grad)``: accum += grad^2;
+    var -= lr grad / (sqrt(accum) + epsilon). Returns (var, accum)."""
+
+    defaults = {"epsilon": None, "update_slots": True}
+    op, returns, bool_flags, kernel_attrs = "ApplyAdagradV2", 2, ("update_slots",), ("epsilon", "update_slots")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if not isinstance(self.epsilon, float):
+            raise TypeError(f"For 'ApplyAdagradV2', the type of 'epsilon' should be 'float', "
+                            f"but got type '{type(self.epsilon).__name__}'.")
+
+    def _inputs(self, var, accum, lr, grad):
+        _float_state("ApplyAdagradV2", ("var", "accum", "grad"), (var, accum, grad))
+        return var, accum, lr, grad
+
+
+class ApplyAddSign(_Update):
+    """``(var, m, lr, alpha, sign_decay, beta, grad)``: m = beta m + (1 - beta) grad;
+    var -= lr (alpha + sign_decay sign(grad) sign(m)) grad. Returns (var, m)."""
+
+    op, returns, bool_flags = "ApplyAddSign", 2, ()
+
+    def _inputs(self, var, m, lr, alpha, sign_decay, beta, grad):
+        _float_state("ApplyAddSign", ("var", "m", "grad"), (var, m, grad))
+        return var, m, lr, alpha, sign_decay, beta, grad
+
+
+class ApplyPowerSign(_Update):
+    """``(var, m, lr, logbase, sign_decay, beta, grad)``: m = beta m + (1 - beta) grad;
+    var -= lr exp(logbase sign_decay sign(grad) sign(m)) grad. Returns (var, m)."""
+
+    op, returns, bool_flags = "ApplyPowerSign", 2, ()
+
+    def _inputs(self, var, m, lr, logbase, sign_decay, beta, grad):
+        _float_state("ApplyPowerSign", ("var", "m", "grad"), (var, m, grad))
+        return var, m, lr, logbase, sign_decay, beta, grad
+
+
+class ApplyProximalGradientDescent(_Update):
+    """``(var, alpha, l1, l2, delta)``: v = var - alpha delta; var = sign(v) max(|v| - alpha l1, 0) / (1 + alpha l2).
+    Returns the variable."""
+
+    op, bool_flags = "ApplyProximalGradientDescent", ()
+
+    def _inputs(self, var, alpha, l1, l2, delta):
+        _float_state("ApplyProximalGradientDescent", ("var", "delta"), (var, delta))
+        return var, alpha, l1, l2, delta
+
+
+class ApplyKerasMomentum(_Update):
+    """``(var, accum, lr, grad, momentum)`` with Tensor ``lr`` and ``momentum``: accum = momentum accum - lr grad;
+    var += accum (Nesterov: var += momentum accum - lr grad). Returns (var, accum)."""
+
+    defaults = {"use_locking": False, "use_nesterov": False}
+    op, returns, bool_flags, kernel_attrs = "ApplyKerasMomentum", 2, ("use_locking", "use_nesterov"), ("use_nesterov",)
+
+    def _inputs(self, var, accum, lr, grad, momentum):
+        _float_state("ApplyKerasMomentum", ("var", "accum", "grad"), (var, accum, grad))
+        _tensor_scalars("ApplyKerasMomentum", ("lr", "momentum"), (lr, momentum))
+        return var, accum, lr, grad, momentum
+
+
+class ApplyAdamWithAmsgrad(_Update):
+    """``ApplyAdamWithAmsgrad(beta1, beta2, epsilon)(var, m, v, vhat, beta1_power, beta2_power, lr, grad)`` with
+    Tensor powers and lr: Adam whose denominator is the running maximum ``vhat`` of v. Returns (var, m, v, vhat)."""
+
+    defaults = {"beta1": 0.9, "beta2": 0.999, "epsilon": 1e-8, "use_locking": False}
+    op, returns, kernel_attrs = "ApplyAdamWithAmsgrad", 4, ("beta1", "beta2", "epsilon")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in ("beta1", "beta2", "epsilon"):
+            if not isinstance(getattr(self, name), float):
+                raise TypeError(f"For 'ApplyAdamWithAmsgrad', the type of '{name}' should be 'float', "
+                                f"but got type '{type(getattr(self, name)).__name__}'.")
+
+    def _inputs(self, var, m, v, vhat, beta1_power, beta2_power, lr, grad):
+        _float_state("ApplyAdamWithAmsgrad", ("var", "m", "v", "vhat", "grad"), (var, m, v, vhat, grad))
+        _tensor_scalars("ApplyAdamWithAmsgrad", ("beta1_power", "beta2_power", "lr"), (beta1_power, beta2_power, lr))
+        return var, m, v, vhat, beta1_power, beta2_power, lr, grad
+
+
+class ApplyAdamWithAmsgradV2(_Update):
+    """``(var, m, v, vhat, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad)``: ApplyAdamWithAmsgrad with
+    the betas and epsilon as inputs. Returns (var, m, v, vhat)."""
+
+    defaults = {"use_locking": False}
+    op, returns = "ApplyAdamWithAmsgradV2", 4
+
+    def _inputs(self, var, m, v, vhat, *rest):
+        _float_state("ApplyAdamWithAmsgradV2", ("var", "m", "v", "vhat", "grad"), (var, m, v, vhat, rest[-1]))
+        return (var, m, v, vhat) + rest
+
+
+class ApplyAdagradDA(_Update):
+    """``(var, gradient_accumulator, gradient_squared_accumulator, grad, lr, l1, l2, global_step)``: Adagrad dual
+    averaging (var recomputed from the accumulated gradients). Returns the variable."""
+
+    defaults = {"use_locking": False}
+    op = "ApplyAdagradDA"
+
+    def _inputs(self, var, grad_accum, grad_sq_accum, grad, lr, l1, l2, global_step):
+        _float_state("ApplyAdagradDA", ("var", "gradient_accumulator", "gradient_squared_accumulator", "grad"),
+                     (var, grad_accum, grad_sq_accum, grad))
+        return var, grad_accum, grad_sq_accum, grad, lr, l1, l2, global_step
+
+
 __all__ = ["ApplyMomentum", "ApplyGradientDescent", "SGD", "Adam", "AdamWeightDecay", "ApplyRMSProp",
-           "ApplyCenteredRMSProp", "ApplyAdagrad", "ApplyAdadelta", "ApplyAdaMax", "ApplyFtrl", "ApplyProximalAdagrad"]
+           "ApplyCenteredRMSProp", "ApplyAdagrad", "ApplyAdadelta", "ApplyAdaMax", "ApplyFtrl", "ApplyProximalAdagrad",
+           "ApplyAdagradV2", "ApplyAddSign", "ApplyPowerSign", "ApplyProximalGradientDescent", "ApplyKerasMomentum",
+           "ApplyAdamWithAmsgrad", "ApplyAdamWithAmsgradV2", "ApplyAdagradDA"]

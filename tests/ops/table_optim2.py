@@ -1,5 +1,6 @@
 """Op-table entries of the optimizer kernels in sprout/ops/optim_kernels2.py (RMSProp, Adagrad, Adadelta, AdaMax,
-FTRL, ProximalAdagrad, Lamb, ASGD, Rprop, AdaFactor): one update against a NumPy reference, in every mode."""
+FTRL, ProximalAdagrad, Lamb, ASGD, Rprop, AdaFactor) and optim_kernels3.py (AdagradV2, AddSign, PowerSign, proximal
+gradient descent, Keras momentum, AMSGrad, AdagradDA): one update against a NumPy reference, in every mode."""
 import numpy as np
 
 from sprout.core.dispatch import bind
@@ -107,6 +108,51 @@ def _adafactor_ref(param, avg, row, col, sq, g, lr, beta2t, eps1, eps2, clip, be
     return new, new, avg, row, col, sq
 
 
+def _adagrad_v2_ref(var, acc, lr, g, eps, slots):
+    acc = acc + g * g if slots else acc
+    new = var - lr * g / (np.sqrt(acc) + eps)
+    return new, new, acc
+
+
+def _sign_ref(scale):
+    def ref(var, m, lr, a, decay, beta, g):
+        m = beta * m + (1 - beta) * g
+        new = var - lr * scale(a, decay * np.sign(g) * np.sign(m)) * g
+        return new, new, m
+    return ref
+
+
+def _prox_gd_ref(var, alpha, l1, l2, delta):
+    prox = var - alpha * delta
+    new = np.sign(prox) / (1 + alpha * l2) * np.maximum(np.abs(prox) - alpha * l1, 0)
+    return new, new
+
+
+def _keras_ref(var, acc, lr, g, mom, nesterov):
+    acc = acc * mom - g * lr
+    new = var + acc * mom - g * lr if nesterov else var + acc
+    return new, new, acc
+
+
+def _amsgrad_ref(var, m, v, vhat, b1p, b2p, lr, b1, b2, eps, g):
+    m = b1 * m + (1 - b1) * g
+    v = b2 * v + (1 - b2) * g * g
+    vhat = np.maximum(vhat, v)
+    new = var - lr * np.sqrt(1 - b2p) / (1 - b1p) * m / (np.sqrt(vhat) + eps)
+    return new, new, m, v, vhat
+
+
+def _amsgrad_attrs_ref(var, m, v, vhat, b1p, b2p, lr, g, b1, b2, eps):
+    return _amsgrad_ref(var, m, v, vhat, b1p, b2p, lr, b1, b2, eps, g)
+
+
+def _adagrad_da_ref(var, ga, sq, g, lr, l1, l2, step):
+    ga, sq = ga + g, sq + g * g
+    tmp = np.sign(ga) * np.maximum(np.abs(ga) - l1 * step, 0) if l1 > 0 else ga
+    new = -lr * tmp / (l2 * step * lr + np.sqrt(sq))
+    return new, new, ga, sq
+
+
 CASES = [
     Case("ApplyRMSProp", _kernel("ApplyRMSProp", 3), (PARAM(F64(4)), PARAM(POS(4)), PARAM(F64(4)), PY(0.1), F64(4),
                                                       PY(0.9), PY(0.5), PY(1e-6)), _rmsprop_ref, grad=()),
@@ -138,4 +184,25 @@ CASES = [
          (PARAM(F64(3, 4)), PARAM(F64(3, 4)), PARAM(POS(3)), PARAM(POS(4)), PARAM(CONST(np.zeros(1))), F64(3, 4),
           PY(0.01), PY(0.2), PY(1e-30), PY(1e-3), PY(1.0), PY(0.9), PY(0.1), PY(True), PY(True), PY(True)),
          _adafactor_ref, grad=(), rtol=1e-5, atol=1e-6),
+    Case("ApplyAdagradV2", _kernel("ApplyAdagradV2", 2, ("epsilon", "update_slots")),
+         (PARAM(F64(4)), PARAM(POS(4)), PY(0.1), F64(4), PY(1e-3), PY(True)), _adagrad_v2_ref, grad=()),
+    Case("ApplyAddSign", _kernel("ApplyAddSign", 2),
+         (PARAM(F64(6)), PARAM(F64(6)), PY(0.1), PY(1.0), PY(0.5), PY(0.9), F64(6)),
+         _sign_ref(lambda a, agree: a + agree), grad=()),
+    Case("ApplyPowerSign", _kernel("ApplyPowerSign", 2),
+         (PARAM(F64(6)), PARAM(F64(6)), PY(0.1), PY(2.7), PY(0.5), PY(0.9), F64(6)),
+         _sign_ref(lambda logbase, agree: np.exp(logbase * agree)), grad=()),
+    Case("ApplyProximalGradientDescent", _kernel("ApplyProximalGradientDescent", 1),
+         (PARAM(F64(6)), PY(0.1), PY(0.3), PY(0.2), F64(6)), _prox_gd_ref, grad=()),
+    Case("ApplyKerasMomentum", _kernel("ApplyKerasMomentum", 2, ("use_nesterov",)),
+         (PARAM(F64(4)), PARAM(F64(4)), PY(0.1), F64(4), PY(0.9), PY(True)), _keras_ref, grad=()),
+    Case("ApplyAdamWithAmsgrad", _kernel("ApplyAdamWithAmsgrad", 4, ("beta1", "beta2", "epsilon")),
+         (PARAM(F64(4)), PARAM(F64(4)), PARAM(POS(4)), PARAM(POS(4)), PY(0.81), PY(0.998), PY(0.01), F64(4),
+          PY(0.9), PY(0.999), PY(1e-8)), _amsgrad_attrs_ref, grad=()),
+    Case("ApplyAdamWithAmsgradV2", _kernel("ApplyAdamWithAmsgradV2", 4),
+         (PARAM(F64(4)), PARAM(F64(4)), PARAM(POS(4)), PARAM(POS(4)), PY(0.81), PY(0.998), PY(0.01), PY(0.9),
+          PY(0.999), PY(1e-8), F64(4)), _amsgrad_ref, grad=()),
+    Case("ApplyAdagradDA", _kernel("ApplyAdagradDA", 3),
+         (PARAM(F64(4)), PARAM(F64(4)), PARAM(POS(4)), F64(4), PY(0.1), PY(0.05), PY(0.02), PY(3)),
+         _adagrad_da_ref, grad=()),
 ]

@@ -53,4 +53,35 @@ CASES = [
        {"p_v": U(2, 3, lo=-1.0, hi=-0.5), "p_a": POS, "p_l": U(2, 3, lo=1.0, hi=2.0), "g": U(2, 3, lo=0.0, hi=0.3)}),
     OC("apply_proximal_adagrad", "after(ops.ApplyProximalAdagrad()(p_v, p_a, 0.1, 0.01, 0.02, g), p_v, p_a)",
        {"p_v": V, "p_a": POS, "g": G}),
+    OC("apply_adagrad_v2", "after(ops.ApplyAdagradV2(1e-6)(p_v, p_a, 0.1, g), p_v, p_a)",
+       {"p_v": V, "p_a": POS, "g": G}),
+    OC("apply_adagrad_v2_no_slots", "after(ops.ApplyAdagradV2(0.1, update_slots=False)(p_v, p_a, 0.1, g), p_v, p_a)",
+       {"p_v": V, "p_a": POS, "g": G}),
+    OC("apply_add_sign", "after(ops.ApplyAddSign()(p_v, p_m, 0.1, 1.0, 0.5, 0.9, g), p_v, p_m)",
+       {"p_v": V, "p_m": G, "g": G}),
+    OC("apply_power_sign", "after(ops.ApplyPowerSign()(p_v, p_m, 0.1, 2.7, 0.5, 0.9, g), p_v, p_m)",
+       {"p_v": V, "p_m": G, "g": G}),
+    OC("apply_proximal_gradient_descent", "after(ops.ApplyProximalGradientDescent()(p_v, 0.1, 0.3, 0.2, g), p_v)",
+       {"p_v": V, "g": G}),
+    OC("apply_adam_with_amsgrad", f"after(ops.ApplyAdamWithAmsgrad(0.9, 0.999, 1e-8)(p_v, p_m, p_s, p_h, {S(0.81)}, "
+       f"{S(0.998)}, {S(0.01)}, g), p_v, p_m, p_s, p_h)", {"p_v": V, "p_m": G, "p_s": POS, "p_h": POS, "g": G}),
+    # MindSpore 2.10 takes beta1_power/beta2_power/lr of ApplyAdamWithAmsgrad only as Tensors (its docs allow floats)
+    OC("apply_adam_with_amsgrad_float_power", "ops.ApplyAdamWithAmsgrad()(p_v, p_m, p_s, p_h, 0.81, 0.998, 0.01, g)",
+       {"p_v": V, "p_m": G, "p_s": POS, "p_h": POS, "g": G}, check="raises"),
+    OC("apply_adam_with_amsgrad_v2", f"after(ops.ApplyAdamWithAmsgradV2()(p_v, p_m, p_s, p_h, {S(0.81)}, "
+       f"{S(0.998)}, {S(0.01)}, {S(0.9)}, {S(0.999)}, {S(1e-8)}, g), p_v, p_m, p_s, p_h)",
+       {"p_v": V, "p_m": G, "p_s": POS, "p_h": POS, "g": G}),
+    # ApplyAdagradDA with l1 > 0: MindSpore 2.10's CPU kernel uses grad_accum - l1 * global_step where grad_accum < 0
+    # (its docs, and sprout: the soft threshold sign(a) max(|a| - l1 step, 0)); checked where grad_accum > l1 step:
+    OC("apply_adagrad_da", "after(ops.ApplyAdagradDA()(p_v, p_a, p_s, g, 0.1, 0.05, 0.02, Tensor(np.int32(3))), "
+       "p_v, p_a, p_s)", {"p_v": V, "p_a": U(2, 3, lo=1.0, hi=2.0), "p_s": POS, "g": U(2, 3, lo=-0.5, hi=0.5)}),
+    OC("apply_adagrad_da_no_l1", "after(ops.ApplyAdagradDA()(p_v, p_a, p_s, g, 0.1, 0.0, 0.02, Tensor(np.int32(2))), "
+       "p_v, p_a, p_s)", {"p_v": V, "p_a": G, "p_s": POS, "g": G}),
+    # ApplyKerasMomentum has no CPU kernel in MindSpore 2.10 (Ascend only): its values are checked by the op table
+    OC("apply_keras_momentum_float_lr", "ops.ApplyKerasMomentum()(p_v, p_a, 0.1, g, 0.9)",
+       {"p_v": V, "p_a": G, "g": G}, check="raises"),
+    OC("apply_adagrad_v2_bad_shape", "ops.ApplyAdagradV2(1e-6)(p_v, p_a, 0.1, g)",
+       {"p_v": V, "p_a": U(3, 2), "g": G}, check="raises"),
+    OC("apply_add_sign_bad_grad", "ops.ApplyAddSign()(p_v, p_m, 0.1, 1.0, 0.5, 0.9, [1.0, 2.0])",
+       {"p_v": V, "p_m": G}, check="raises"),
 ]
