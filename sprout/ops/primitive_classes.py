@@ -528,6 +528,7 @@ from .classes_image import *  # noqa: E402,F401,F403
 from .classes_random import *  # noqa: E402,F401,F403
 from .classes_misc import *  # noqa: E402,F401,F403
 from .classes_optim import *  # noqa: E402,F401,F403
+from .classes_stats import *  # noqa: E402,F401,F403
 from .classes_debug import *  # noqa: E402,F401,F403
 from .classes_sparse import *  # noqa: E402,F401,F403
 

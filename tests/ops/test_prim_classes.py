@@ -1,0 +1,116 @@
+"""PascalCase classes whose MindSpore 2.10 CPU kernels do not exist (TripletMarginLoss, RmsNorm, Quantile,
+LerpScalar; their argument checks are in oracle/cases_prims.py): values against NumPy, eager == jit (AST) == jit
+(bytecode), and gradients where the class is differentiable."""
+import numpy as np
+import pytest
+
+import sprout as ms
+from sprout import ops
+from modes import MODES, run_in_mode
+
+RNG = np.random.default_rng(7)
+
+
+def _t(*shape):
+    return ms.Tensor(RNG.uniform(-2, 2, shape).astype(np.float32))
+
+
+def _triplet_ref(a, p, n, margin, norm, eps, swap, reduction):
+    def dist(x, y):
+        return (np.abs(x - y + eps) ** norm).sum(-1) ** (1.0 / norm)
+    d_neg = dist(a, n)
+    if swap:
+        d_neg = np.minimum(d_neg, dist(p, n))
+    loss = np.maximum(dist(a, p) - d_neg + margin, 0)
+    return {"none": loss, "mean": loss.mean(), "sum": loss.sum()}[reduction]
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("p, swap, reduction", [(2, False, "mean"), (1, True, "none"), (3, False, "sum")])
+def test_triplet_margin_loss(mode, p, swap, reduction):
+    a, pos, neg = _t(4, 5), _t(4, 5), _t(4, 5)
+    margin = ms.Tensor(np.float32(1.5))
+    prim = ops.TripletMarginLoss(p=p, swap=swap, reduction=reduction)
+    got = run_in_mode(lambda *xs: prim(*xs), [a, pos, neg, margin], mode)
+    want = _triplet_ref(a.asnumpy(), pos.asnumpy(), neg.asnumpy(), 1.5, p, 1e-6, swap, reduction)
+    np.testing.assert_allclose(got.asnumpy(), want, rtol=1e-5, atol=1e-5)
+
+
+def test_triplet_margin_loss_gradient_matches_finite_differences():
+    a, pos, neg = (np.asarray(RNG.uniform(-2, 2, (3, 4)), np.float64) for _ in range(3))
+    margin = ms.Tensor(np.float64(2.0))
+    prim = ops.TripletMarginLoss()
+    g = ms.grad(lambda x: prim(x, ms.Tensor(pos), ms.Tensor(neg), margin))(ms.Tensor(a)).asnumpy()
+    fd = np.zeros_like(a)
+    for i in np.ndindex(a.shape):
+        hi, lo = a.copy(), a.copy()
+        hi[i] += 1e-6
+        lo[i] -= 1e-6
+        fd[i] = (_triplet_ref(hi, pos, neg, 2.0, 2, 1e-6, False, "mean")
+                 - _triplet_ref(lo, pos, neg, 2.0, 2, 1e-6, False, "mean")) / 2e-6
+    np.testing.assert_allclose(g, fd, rtol=1e-4, atol=1e-6)
+
+
+def test_triplet_margin_loss_rejects_vectors_and_non_tensor_margin():
+    x = _t(5)
+    with pytest.raises(ValueError, match="TripletMarginLoss"):
+        ops.TripletMarginLoss()(x, x, x, ms.Tensor(np.float32(1.0)))
+    with pytest.raises(ValueError, match="margin"):
+        ops.TripletMarginLoss()(_t(2, 5), _t(2, 5), _t(2, 5), ms.Tensor(np.ones(2, np.float32)))
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_rms_norm(mode):
+    x, gamma = _t(3, 4, 6), _t(4, 6)
+    y, rstd = run_in_mode(lambda a, b: ops.RmsNorm(1e-5)(a, b), [x, gamma], mode)
+    xs = x.asnumpy().astype(np.float64)
+    want_rstd = 1 / np.sqrt((xs ** 2).mean((1, 2), keepdims=True) + 1e-5)
+    np.testing.assert_allclose(rstd.asnumpy(), want_rstd, rtol=1e-5)
+    np.testing.assert_allclose(y.asnumpy(), xs * want_rstd * gamma.asnumpy(), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("dim, keep", [(None, False), (1, True), (0, False)])
+def test_quantile(mode, dim, keep):
+    x, q = _t(5, 6), ms.Tensor(np.array([0.1, 0.5, 0.95], np.float32))
+    got = run_in_mode(lambda a, b: ops.Quantile(dim=dim, keep_dims=keep)(a, b), [x, q], mode)
+    want = np.quantile(x.asnumpy(), q.asnumpy(), axis=dim, keepdims=keep)
+    np.testing.assert_allclose(got.asnumpy(), want, rtol=1e-5, atol=1e-6)
+
+
+def test_quantile_ignore_nan():
+    x = np.array([[1.0, np.nan, 5.0], [3.0, 4.0, np.nan], [np.nan, np.nan, np.nan]], np.float32)
+    got = ops.Quantile(dim=1, ignore_nan=True)(ms.Tensor(x), ms.Tensor(np.array([0.5], np.float32))).asnumpy()
+    with np.errstate(all="ignore"), pytest.warns(RuntimeWarning):
+        want = np.nanquantile(x, [0.5], axis=1)
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_lerp_scalar(mode):
+    a, b = _t(3, 4), _t(3, 4)
+    got = run_in_mode(lambda x, y: ops.LerpScalar()(x, y, 0.25), [a, b], mode)
+    np.testing.assert_allclose(got.asnumpy(), a.asnumpy() + 0.25 * (b.asnumpy() - a.asnumpy()), rtol=1e-6)
+    with pytest.raises(TypeError, match="weight"):
+        ops.LerpScalar()(a, b, "0.5")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_nth_element_and_its_gradient_in_every_mode(mode):
+    x = _t(3, 6)
+    got = run_in_mode(lambda a: ops.NthElement(reverse=True)(a, 2), [x], mode)
+    np.testing.assert_array_equal(got.asnumpy(), -np.sort(-x.asnumpy(), -1)[:, 2])
+    g = ms.grad(lambda a: ops.NthElement()(a, 1).sum())(x).asnumpy()
+    want = (x.asnumpy() == np.sort(x.asnumpy(), -1)[:, 1:2]).astype(np.float32)
+    np.testing.assert_array_equal(g, want)
+
+
+def test_renorm_matches_numpy():
+    x = _t(3, 4)
+    got = ops.Renorm(2, 1, 1.0)(x).asnumpy()
+    xs = x.asnumpy()
+    norms = np.sqrt((xs ** 2).sum(0, keepdims=True))
+    want = np.where(norms > 1.0, xs / norms, xs)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+    with pytest.raises(RuntimeError, match="dim"):
+        ops.Renorm(2, 2, 1.0)(x)
