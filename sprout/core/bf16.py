@@ -22,6 +22,7 @@ from .op import Op
 from .types import TensorType, type_of
 
 BF16 = np.dtype(mstype.np_bfloat16)
+_BF16_NUM = BF16.num  # also matches a byte-swapped bfloat16 dtype, which is a different dtype object
 _F32 = np.dtype(np.float32)
 # kinds whose kernels keep their own dtype handling: control bodies run lowered nodes themselves, state
 # writes and collectives work on the stored buffers
@@ -38,7 +39,7 @@ def touches(args: tuple, attrs: dict) -> bool:
     """An argument array is bfloat16 or an attribute is the bfloat16 dtype."""
     for a in args:
         a = getattr(a, "_data", a)  # a Tensor's array
-        if isinstance(a, np.ndarray) and a.dtype == BF16:
+        if a.__class__ is np.ndarray and a.dtype.num == _BF16_NUM:
             return True
     if attrs:
         for v in attrs.values():

@@ -195,7 +195,7 @@ class no_builder:
 def bind(op: Op, args: tuple, attrs: dict) -> Any:
     """Apply ``op`` to ``args`` (Tensors or Python scalars) with keyword ``attrs``."""
     if _checked:
-        return _bind_slow(op, args, attrs)
+        return _bind_slow(op, args, attrs) if _slow else run_eager(op, args, attrs)
     # run_eager, inlined and unrolled for one and two inputs: this is the per-op cost every eager call pays
     try:
         n = len(args)
@@ -225,7 +225,7 @@ def bind(op: Op, args: tuple, attrs: dict) -> Any:
 
 def run_eager(op: Op, args: tuple, attrs: dict) -> Any:
     # unrolled for the common arities: this is the per-op overhead every eager call pays
-    if _bf16_on and _bf16.lowerable(op) and _bf16.touches(args, attrs):
+    if _bf16_on and _bf16.touches(args, attrs) and _bf16.lowerable(op):
         op = _bf16.lowered(op)
     try:
         n = len(args)

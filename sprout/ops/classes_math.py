@@ -24,6 +24,17 @@ for _name, _fn in _STATELESS.items():
     globals()[_name] = _simple(_name, _fn)
 
 
+class ConjugateTranspose(Primitive):
+    """``conj(transpose(x, perm))`` (a real tensor is only transposed)."""
+
+    def __call__(self, x, perm):
+        x = F._as_tensor(x, "ConjugateTranspose")
+        if not isinstance(perm, (tuple, list)) or len(perm) != x.ndim:
+            raise ValueError(f"For 'ConjugateTranspose', the dimension of x {x.ndim} and perm "
+                             f"{len(perm) if isinstance(perm, (tuple, list)) else perm!r} must be equal")
+        return F.conj(F.transpose(x, tuple(perm)))
+
+
 class MulNoNan(Primitive):
     """x * y, and 0 wherever y == 0 (even where x is inf or NaN)."""
 
@@ -77,4 +88,5 @@ class NanToNum(Primitive):
         return F.nan_to_num(x, self.nan, self.posinf, self.neginf)
 
 
-__all__ = list(_STATELESS) + ["MulNoNan", "ApproximateEqual", "IsClose", "Logit", "Mvlgamma", "NanToNum"]
+__all__ = list(_STATELESS) + ["ConjugateTranspose", "MulNoNan", "ApproximateEqual", "IsClose", "Logit", "Mvlgamma",
+                               "NanToNum"]

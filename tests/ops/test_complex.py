@@ -101,6 +101,17 @@ def test_class_and_method_spellings():
     np.testing.assert_array_equal(m.H.asnumpy(), np.conj(m.asnumpy()).T)
 
 
+def test_conjugate_transpose():
+    m = np.array([[1 + 2j, 3 - 1j, 0.5j]], np.complex64)
+    np.testing.assert_array_equal(ops.ConjugateTranspose()(Tensor(m), (1, 0)).asnumpy(), np.conj(m).T)
+    assert ops.ConjugateTranspose()(Tensor(np.ones((2, 3), np.float32)), (1, 0)).shape == (3, 2)
+    with pytest.raises(ValueError, match="ConjugateTranspose"):
+        ops.ConjugateTranspose()(Tensor(m), (0,))
+    g = ms.grad(lambda z: ops.real(ops.ConjugateTranspose()(z, (1, 0)) * Tensor(np.array([[1], [2], [3]],
+                                                                                          np.complex64))).sum())
+    np.testing.assert_allclose(g(Tensor(m)).asnumpy(), [[1, 2, 3]])  # d Re(conj(z) w)/dz = w (real w)
+
+
 def test_misuse_raises_as_mindspore():
     with pytest.raises(TypeError, match="view_as_real"):
         ops.view_as_real(Tensor(RE))
