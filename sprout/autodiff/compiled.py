@@ -146,11 +146,15 @@ class CompiledGraph:
         diff_outs = [outs[i] for i in info.dout_of]
         if not diff_outs:
             return outs
+        # the computed residuals are recorded as values this call read: one sharing memory with an output or an
+        # input (the same array, a view) is kept by the tape when a later in-place write changes that buffer
+        n_in = len(tensors)
+        held = tuple(_wrap(r) if r.__class__ is np.ndarray else r for r in computed)
 
         def vjp(args, out, dout):
             douts = list(dout) if isinstance(dout, tuple) else [dout]
             # an input residual is the value the tape kept for the input (what this call read)
-            residuals = [(own[i] if i in own else args[i]) if kind == "in" else computed[i]
+            residuals = [(own[i] if i in own else args[i]) if kind == "in" else args[n_in + i]
                          for kind, i in info.res_from]
             if not info.grad_of:
                 grads: Any = ()
@@ -168,7 +172,7 @@ class CompiledGraph:
             raise RuntimeError("saved_tensors_hooks cannot reach what a jitted function saves for its backward (its "
                                "graph's residuals); as in MindSpore it is not supported in Graph and Jit mode: call "
                                "the function without jit inside the context")
-        tape.record_custom(tuple(tensors), diff_outs[0] if len(diff_outs) == 1 else tuple(diff_outs), vjp)
+        tape.record_custom((*tensors, *held), diff_outs[0] if len(diff_outs) == 1 else tuple(diff_outs), vjp)
         return outs
 
 

@@ -336,6 +336,10 @@ class GraphBuilder:
                 seen.add(id(other))
                 self._spread(other, value, seen)
 
+    def origin(self, t: Tracer) -> Var | None:
+        """The input Var an input tracer was made for (it holds another Var after a write); None otherwise."""
+        return self._origin.get(id(t))
+
     def writes_back(self, t: Tracer) -> bool:
         """``t`` is an input tracer written in place: the graph's update stores its value into the input's object."""
         origin = self._origin.get(id(t))

@@ -2,7 +2,6 @@
 owning area in the reason; the fixer removes the marker. Each program runs eagerly and in the named jit mode
 through the fuzz harness (two input sets; gradients for the grad checks)."""
 import numpy as np
-import pytest
 
 import sprout as ms
 
@@ -606,12 +605,14 @@ def f(y):
 """, [0.25, 0.75, 1.25, 0.5], "y", (0,))
 
 
-@pytest.mark.xfail(strict=True, reason="fuzz-21: open, bytecode capture / PIJit (capture)")
 def test_fuzz_21():
     """fwd under bytecode (seed 50586; also under ast when LAX runs the function as host segments through PIJit,
     e.g. with a ``float(t)`` in it): a helper writes a Parameter, calls a function that takes the Parameter as an
     argument and has a tensor ternary, and returns the Parameter; ``ops.assign_add(p0, h1())`` then ``h1()``: the
-    second call's write read ``p0`` without the first ``assign_add`` (jit [3, 4], eager [5, 7])."""
+    second call's write read ``p0`` without the first ``assign_add`` (jit [3, 4], eager [5, 7]). Fixed in
+    capture/bytecode: reading ``p0`` inside the inlined ``h1`` (after its write) re-recorded the Parameter tracer's
+    "input value" as the written one; the break rewound the tracer, so the frame got a copy of ``p0`` instead of
+    ``p0`` (an input tracer now compares with the builder's ``origin``)."""
     _all_agree(SRC_21, [], [("fwd", "bytecode"), ("grad_of_jit", "bytecode"), ("jit_of_grad", "bytecode")])
 
 
@@ -635,11 +636,13 @@ def f():
 """, [0.25, 0.75], "", ())
 
 
-@pytest.mark.xfail(strict=True, reason="fuzz-22: open, bytecode capture / PIJit segment gradients (capture)")
 def test_fuzz_22():
     """grad_of_jit under bytecode (seed 3323): ``x = ops.tanh(y); if ops.ones(()) < 0.5: pass; ops.assign(x, ...);
     return x``: eager (and MindSpore's Assign bprop: the variable gets ``dout``) gives dy = W * (1 - tanh(y)^2),
-    PIJit 0 (the graph break at the tensor ``if`` puts the write in a second segment)."""
+    PIJit 0 (the graph break at the tensor ``if`` puts the write in a second segment). Fixed in
+    autodiff/compiled: the first segment's residual ``tanh(y)`` was its output's array, which the write changed
+    before the backward read it (the same with AST jit: a jitted call, then an eager ``assign`` to its output);
+    computed residuals are now values the tape record read, kept on a later write."""
     _all_agree(SRC_22, [("y", "tensor", [0.99, 0.39, -0.36, 2.04], [-0.04, 0.39, 1.17, -2.33])],
                [("grad_of_jit", "bytecode")])
 

@@ -6,7 +6,6 @@ import math
 import operator
 import sys
 import types
-from typing import Any
 
 import numpy as np
 
@@ -76,7 +75,6 @@ class Capture(Handlers):
         self.guards: list = []
         self._guard_keys: set = set()
         self.conv_src: dict[int, tuple] = {}           # id(converted value) -> its source path
-        self.input_var: dict[int, Any] = {}            # id(input tracer) -> its input Var
         self.param_of: dict[int, Parameter] = {}       # id(Parameter tracer) -> the Parameter it reads
         self.keep: list = []                           # keeps ids stable
         self.fresh_ids: set = set()
@@ -187,7 +185,6 @@ class Capture(Handlers):
             t = self.builder.add_input(TensorType((), mstype.float32), _path_name(path), ("FLOAT", path))
             self.conv_src[key] = t
             self._register(t, path)
-            self.input_var[id(t)] = t._var
         return t
 
     def _stable(self, obj) -> bool:
@@ -204,7 +201,6 @@ class Capture(Handlers):
             self.guard(("ID", path, v))
             t = self.builder.param_tracer(v)
             self._register(t, ("H", v))
-            self.input_var[id(t)] = t._var
             self.param_of[id(t)] = v
             return t
         shape = tuple(v._data.shape)
@@ -224,7 +220,6 @@ class Capture(Handlers):
         self.conv_src[key] = t
         self._register(t, path)
         self.keep.append(v)
-        self.input_var[id(t)] = t._var
         return t
 
     # ---- hooks -------------------------------------------------------------------------------------------

@@ -161,7 +161,7 @@ def _build_entry(cap: Capture, kind: str, payload) -> Entry:
             p = conv.get(i)
             # an input, unchanged or written in place (the write-back puts the new value into its object,
             # which stays the frame's: later writes in Python or in the next segment reach the caller's tensor)
-            if p is not None and (cap.input_var.get(i) is v._var or cap.builder.writes_back(v)):
+            if p is not None and (cap.builder.origin(v) is v._var or cap.builder.writes_back(v)):
                 r = ("P", p)
             else:
                 if i not in out_index:
