@@ -7,6 +7,7 @@ from .primitive_classes import *  # noqa: F401,F403
 from .comm_classes import *  # noqa: F401,F403  (AllReduce, ReduceOp, ...: the collectives)
 from .classes_amp import FloatStatus  # noqa: F401
 from .spmd_ops import Reshard, reshard  # noqa: F401
+from .comm_ops_more import all_gather_matmul, matmul_reduce_scatter  # noqa: F401
 from .communication import (P2POp, all_gather, all_gather_into_tensor, all_gather_object, all_reduce,  # noqa: F401
                             all_gather_into_tensor_uneven, reduce_scatter_tensor_uneven,
                             all_to_all, all_to_all_single, barrier, batch_isend_irecv, broadcast,

@@ -148,3 +148,50 @@ def all_to_all_v_c(x, send_count_matrix: tuple, group: str = HCCL_WORLD_COMM_GRO
                    transpose: bool = False):
     return bind(ALL_TO_ALL_V_C, (x,), {"send_count_matrix": tuple(send_count_matrix), "group": group,
                                        "block_size": block_size, "transpose": transpose})
+
+
+# ---- communication fused with a matmul (ops.all_gather_matmul / ops.matmul_reduce_scatter): composed of records ---
+def _fused_checks(api: str, input, x2, group, world_size, bias, comm_turn, trans_input) -> None:  # noqa: A002
+    from ..core.tensor import Tensor
+
+    for name, t in (("input", input), ("x2", x2)):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"For '{api}', '{name}' must be a Tensor, but got {type(t).__name__}.")
+        if t.ndim != 2:
+            raise ValueError(f"For '{api}', '{name}' must be 2-D, but got shape {tuple(t.shape)}.")
+    if input.dtype != x2.dtype:
+        raise TypeError(f"For '{api}', 'x2' must have the dtype of 'input' ({input.dtype}), but got {x2.dtype}.")
+    if not isinstance(group, str):
+        raise TypeError(f"For '{api}', 'group' must be str, but got {type(group).__name__}.")
+    n = _size(api, group)
+    if world_size != n:
+        raise ValueError(f"For '{api}', 'world_size' ({world_size!r}) must equal the size of group {group!r} ({n}).")
+    for name, value, only in (("bias", bias, None), ("comm_turn", comm_turn, 0), ("trans_input", trans_input, False)):
+        if value is not only and value != only:
+            raise ValueError(f"For '{api}', '{name}' supports only {only!r} (MindSpore's rule), but got {value!r}.")
+
+
+def all_gather_matmul(input, x2, group, world_size, *, bias=None, gather_index=0, gather_output=True,  # noqa: A002
+                      comm_turn=0, trans_input=False, trans_x2=False):
+    """``(allgather(input) @ x2, allgather(input))``: rows gathered over ``group`` then multiplied (``trans_x2``:
+    by ``x2.T``); with ``gather_output=False`` the second result is an empty tensor."""
+    from .comm_ops import all_gather
+
+    _fused_checks("all_gather_matmul", input, x2, group, world_size, bias, comm_turn, trans_input)
+    if gather_index != 0:
+        raise ValueError(f"For 'all_gather_matmul', 'gather_index' supports only 0 (gather 'input'), but got "
+                         f"{gather_index!r}.")
+    gathered = all_gather(input, group)
+    out = F.matmul(gathered, F.transpose(x2, (1, 0)) if trans_x2 else x2)
+    return out, (gathered if gather_output else F.zeros((0,), input.dtype))
+
+
+def matmul_reduce_scatter(input, x2, group, world_size, *, reduce_op="sum", bias=None, comm_turn=0,  # noqa: A002
+                          trans_input=False, trans_x2=False):
+    """``reduce_scatter(input @ x2)`` over ``group`` (rank r keeps rows r*m/n .. of the sum; ``trans_x2``: ``x2.T``)."""
+    from .comm_ops import reduce_scatter
+
+    _fused_checks("matmul_reduce_scatter", input, x2, group, world_size, bias, comm_turn, trans_input)
+    if reduce_op != "sum":
+        raise ValueError(f"For 'matmul_reduce_scatter', 'reduce_op' supports only 'sum', but got {reduce_op!r}.")
+    return reduce_scatter(F.matmul(input, F.transpose(x2, (1, 0)) if trans_x2 else x2), "sum", group)

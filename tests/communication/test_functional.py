@@ -136,3 +136,34 @@ def test_collective_gather_scatter_and_alltoallvc_reproduce_mindspore_examples()
     np.testing.assert_array_equal(s1, [[4, 5], [6, 7]])
     np.testing.assert_array_equal(e0, [0, 1, 2])
     np.testing.assert_array_equal(e1, [0, 0, 0])
+
+
+def test_all_gather_matmul_and_matmul_reduce_scatter():
+    """The fused communication + matmul functions are their compositions, values and gradients (3 ranks)."""
+    rng = np.random.default_rng(0)
+    xs = [rng.standard_normal((2, 4)).astype(np.float32) for _ in range(3)]
+    w = rng.standard_normal((5, 4)).astype(np.float32)
+    full = np.concatenate(xs)
+
+    def body():
+        init()
+        r = get_rank()
+        x = ms.Tensor(xs[r])
+        out, gathered = ops.all_gather_matmul(x, ms.Tensor(w), "hccl_world_group", 3, trans_x2=True)
+        _, empty = ops.all_gather_matmul(x, ms.Tensor(w.T.copy()), "hccl_world_group", 3, gather_output=False)
+        scattered = ops.matmul_reduce_scatter(ms.Tensor(np.tile(xs[r], (3, 1))), ms.Tensor(w.T.copy()),
+                                              "hccl_world_group", 3)
+        dx = ms.grad(lambda t: ops.all_gather_matmul(t, ms.Tensor(w.T.copy()), "hccl_world_group", 3)[0].sum())(x)
+        with pytest.raises(ValueError, match="world_size"):
+            ops.all_gather_matmul(x, ms.Tensor(w.T.copy()), "hccl_world_group", 2)
+        with pytest.raises(ValueError, match="gather_index"):
+            ops.all_gather_matmul(x, ms.Tensor(w.T.copy()), "hccl_world_group", 3, gather_index=1)
+        return out.asnumpy(), gathered.asnumpy(), empty.shape, scattered.asnumpy(), dx.asnumpy()
+
+    for r, (out, gathered, empty, scattered, dx) in enumerate(simulate(body, 3)):
+        np.testing.assert_allclose(out, full @ w.T, rtol=1e-5, atol=1e-5)
+        np.testing.assert_array_equal(gathered, full)
+        assert empty == (0,)
+        block = np.tile(xs[0], (3, 1)) @ w.T + np.tile(xs[1], (3, 1)) @ w.T + np.tile(xs[2], (3, 1)) @ w.T
+        np.testing.assert_allclose(scattered, block[2 * r:2 * r + 2], rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(dx, np.tile(w.sum(0), (2, 1)) * 3, rtol=1e-5, atol=1e-5)
