@@ -17,7 +17,7 @@ _uids = itertools.count(1)
 class Generator:
     """A pseudorandom number generator: pass it as ``generator=`` to mint's and Tensor's random functions."""
 
-    __slots__ = ("_uid", "_own")
+    __slots__ = ("_uid", "_own", "__weakref__")
 
     def __init__(self):
         self._uid = next(_uids)

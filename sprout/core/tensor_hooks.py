@@ -20,6 +20,10 @@ def _forget(key: int) -> Callable[[Any], None]:
         entry = _table.get(key)
         if entry is not None and entry[0] is _ref:
             del _table[key]
+            hooks = entry[1]
+            if not any(e[1] is hooks for e in _table.values()):  # no alias left: its handles are void
+                for hid in hooks:
+                    _owner.pop(hid, None)
 
     return drop
 

@@ -108,3 +108,17 @@ def test_inplace_random_fills_write_the_tensor():
         ops.uniform_(x, 3.0, 2.0)
     with pytest.raises(ValueError, match="one element"):
         ops.uniform_(x, ms.Tensor([0.0, 1.0]), 2.0)
+
+
+@pytest.mark.parametrize("capture", ["ast", "bytecode"])
+def test_a_generator_passed_into_jit(capture):
+    def f(x, g):
+        return mint.rand(3, generator=g) + x
+
+    jf, zero = ms.jit(f, capture_mode=capture), ms.Tensor(0.0)
+    g = ms.Generator().manual_seed(3)
+    got = [jf(zero, g).asnumpy(), jf(zero, g).asnumpy()]
+    g.manual_seed(3)
+    assert all(np.array_equal(a, f(zero, g).asnumpy()) for a in got)
+    other = ms.Generator().manual_seed(3)  # another generator: its own stream (the graph names its generator)
+    assert np.array_equal(jf(zero, other).asnumpy(), got[0])

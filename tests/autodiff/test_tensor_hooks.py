@@ -190,3 +190,17 @@ def test_saved_tensors_hooks_misuse():
 
     with pytest.raises(RuntimeError, match="not supported in Graph and Jit mode"):
         ms.grad(around_jit)(_x())
+
+
+def test_a_dead_tensor_leaves_no_hooks_behind():
+    from sprout.core import tensor_hooks
+
+    x = _x()
+    handle = x.register_hook(lambda g: g)
+    assert ms.grad(_sq)(x).asnumpy().tolist() == [2.0, 4.0]
+    del x
+    import gc
+
+    gc.collect()
+    assert handle.id not in tensor_hooks._owner
+    handle.remove()  # removing after the tensor died does nothing
