@@ -1,6 +1,7 @@
 """PascalCase classes whose MindSpore 2.10 CPU kernels do not exist (TripletMarginLoss, RmsNorm, Quantile,
 LerpScalar; their argument checks are in oracle/cases_prims.py): values against NumPy, eager == jit (AST) == jit
-(bytecode), and gradients where the class is differentiable."""
+(bytecode), and gradients where the class is differentiable; gradients of the colour-space classes (their values
+are in oracle/cases_color.py)."""
 import numpy as np
 import pytest
 
@@ -114,3 +115,29 @@ def test_renorm_matches_numpy():
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
     with pytest.raises(RuntimeError, match="dim"):
         ops.Renorm(2, 2, 1.0)(x)
+
+
+def _finite_differences(fn, x, eps=1e-6):
+    grad = np.zeros_like(x)
+    for i in np.ndindex(x.shape):
+        hi, lo = x.copy(), x.copy()
+        hi[i] += eps
+        lo[i] -= eps
+        grad[i] = (fn(hi) - fn(lo)) / (2 * eps)
+    return grad
+
+
+@pytest.mark.parametrize("make", [lambda: ops.RGBToHSV(), lambda: ops.AdjustSaturation(), lambda: ops.AdjustHue()],
+                         ids=["RGBToHSV", "AdjustSaturation", "AdjustHue"])
+def test_colour_gradients_match_finite_differences(make):
+    prim = make()
+    x = RNG.uniform(0.05, 0.95, (1, 2, 2, 3))  # distinct channels: away from the sector boundaries
+    weights = RNG.uniform(-1, 1, x.shape)
+    extra = () if isinstance(prim, ops.RGBToHSV) else (ms.Tensor(np.float32(0.3)),)
+
+    def loss(a):
+        return (prim(a, *extra) * ms.Tensor(weights)).sum()
+
+    got = ms.grad(loss)(ms.Tensor(x)).asnumpy()
+    want = _finite_differences(lambda a: float(loss(ms.Tensor(a)).asnumpy()), x)
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-6)
