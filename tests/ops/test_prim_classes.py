@@ -141,3 +141,20 @@ def test_colour_gradients_match_finite_differences(make):
     got = ms.grad(loss)(ms.Tensor(x)).asnumpy()
     want = _finite_differences(lambda a: float(loss(ms.Tensor(a)).asnumpy()), x)
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-6)
+
+
+def test_non_max_suppression_v3_argument_errors():
+    boxes = ms.Tensor(np.array([[0, 0, 1, 1], [0, 0, 1, 1.1]], np.float32))
+    scores = ms.Tensor(np.array([0.9, 0.8], np.float32))
+    prim = ops.NonMaxSuppressionV3()
+    np.testing.assert_array_equal(prim(boxes, scores, 2, 0.5, 0.0).asnumpy(), [0])
+    with pytest.raises(TypeError, match="boxes"):
+        prim(ms.Tensor(boxes.asnumpy().astype(np.float64)), scores, 2, 0.5, 0.0)
+    with pytest.raises(ValueError, match="num_boxes, 4"):
+        prim(ms.Tensor(np.ones((2, 3), np.float32)), scores, 2, 0.5, 0.0)
+    with pytest.raises(ValueError, match="one score per box"):
+        prim(boxes, ms.Tensor(np.ones(3, np.float32)), 2, 0.5, 0.0)
+    with pytest.raises(TypeError, match="one dtype"):
+        prim(boxes, scores, 2, 0.5, ms.Tensor(np.float16(0.0)))
+    with pytest.raises(ValueError, match="iou_threshold"):
+        prim(boxes, scores, 2, 1.5, 0.0)
