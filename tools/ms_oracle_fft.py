@@ -24,6 +24,13 @@ FFT_CASES = {
     "hfftn_forward": ("hfftn", {"norm": "forward"}, "c"), "ihfftn": ("ihfftn", {}, "x"),
 }
 INPUTS = {"x": X, "c": C, "i": np.arange(5, dtype=np.int64)}
+# ops.FFTWithSize(signal_ndim, inverse, real, **kwargs) on input key
+FWS_CASES = {
+    "fws_c2c": ((1, False, False), {}, "c"), "fws_c2c_inv_ortho": ((2, True, False), {"norm": "ortho"}, "c"),
+    "fws_r2c": ((1, False, True), {}, "x"), "fws_r2c_full": ((2, False, True), {"onesided": False}, "x"),
+    "fws_c2r": ((1, True, True), {}, "c"), "fws_c2r_sizes": ((2, True, True), {"signal_sizes": (3, 6)}, "c"),
+    "fws_c2r_full": ((1, True, True), {"onesided": False}, "c"),
+}
 
 
 def main() -> None:
@@ -46,6 +53,8 @@ def main() -> None:
             return (y * w).sum()
 
         out[f"{name}_grad"] = ms.grad(loss)(Tensor(INPUTS[key])).asnumpy()
+    for name, (args, kwargs, key) in FWS_CASES.items():
+        out[name] = ops.FFTWithSize(*args, **kwargs)(Tensor(INPUTS[key])).asnumpy()
     np.savez(OUT, **out)
     print(f"wrote {len(out)} arrays to {OUT}")
 

@@ -35,6 +35,41 @@ class ConjugateTranspose(Primitive):
         return F.conj(F.transpose(x, tuple(perm)))
 
 
+class FFTWithSize(Primitive):
+    """MindSpore's older FFT primitive: the transform over the last ``signal_ndim`` dims. Complex to complex
+    (``real=False``: fftn / ifftn), real to complex (``real``, not ``inverse``: rfftn, or fftn when not
+    ``onesided``) or complex to real (``real`` and ``inverse``: irfftn to ``signal_sizes``, or the real part of
+    ifftn when not ``onesided``)."""
+
+    def __init__(self, signal_ndim, inverse, real, norm="backward", onesided=True, signal_sizes=()):
+        super().__init__()
+        if isinstance(signal_ndim, bool) or not isinstance(signal_ndim, int) or signal_ndim < 1:
+            raise ValueError(f"For 'FFTWithSize', signal_ndim must be a positive int, but got {signal_ndim!r}")
+        self.signal_ndim, self.inverse, self.real = signal_ndim, bool(inverse), bool(real)
+        self.norm, self.onesided, self.signal_sizes = norm, bool(onesided), tuple(signal_sizes)
+
+    def __call__(self, x):
+        x = F._as_tensor(x, "FFTWithSize")
+        if x.ndim < self.signal_ndim:
+            raise RuntimeError("For 'FFTWithSize', x_dims must not be less than signal_ndim.")
+        dims = tuple(range(-self.signal_ndim, 0))
+        if not self.real or self.inverse:
+            if not x.dtype.is_complex:
+                mode = "irfft" if self.real else "fft/ifft"
+                raise TypeError(f"For primitive[FFTWithSize], the input argument[x] in {mode} mode must be a type "
+                                f"of {{Complex128, Complex64}}, but got {x.dtype}.")
+        elif x.dtype.is_complex:
+            raise TypeError(f"For primitive[FFTWithSize], the input argument[x] in rfft mode must be a real type, "
+                            f"but got {x.dtype}.")
+        if not self.real:
+            return (F.ifftn if self.inverse else F.fftn)(x, dim=dims, norm=self.norm)
+        if not self.inverse:
+            return (F.rfftn if self.onesided else F.fftn)(x, dim=dims, norm=self.norm)
+        if not self.onesided:
+            return F.real(F.ifftn(x, dim=dims, norm=self.norm))
+        return F.irfftn(x, s=self.signal_sizes or None, dim=dims, norm=self.norm)
+
+
 class MulNoNan(Primitive):
     """x * y, and 0 wherever y == 0 (even where x is inf or NaN)."""
 
@@ -88,5 +123,5 @@ class NanToNum(Primitive):
         return F.nan_to_num(x, self.nan, self.posinf, self.neginf)
 
 
-__all__ = list(_STATELESS) + ["ConjugateTranspose", "MulNoNan", "ApproximateEqual", "IsClose", "Logit", "Mvlgamma",
-                               "NanToNum"]
+__all__ = list(_STATELESS) + ["ConjugateTranspose", "FFTWithSize", "MulNoNan", "ApproximateEqual", "IsClose", "Logit",
+                               "Mvlgamma", "NanToNum"]

@@ -12,7 +12,7 @@ from sprout import Tensor, ops
 from modes import MODES, grad_in_mode, run_in_mode
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-from ms_oracle_fft import FFT_CASES, INPUTS  # noqa: E402
+from ms_oracle_fft import FFT_CASES, FWS_CASES, INPUTS  # noqa: E402
 
 ORACLE = np.load(Path(__file__).parent / "data" / "oracle_fft.npz")
 
@@ -69,3 +69,19 @@ def test_round_trips():
     np.testing.assert_allclose(ops.irfftn(ops.rfftn(x), s=x.shape).asnumpy(), INPUTS["x"], rtol=1e-5, atol=1e-5)
     np.testing.assert_allclose(ops.real(ops.ifft2(ops.fft2(x))).asnumpy(), INPUTS["x"], rtol=1e-5, atol=1e-5)
     np.testing.assert_allclose(ops.hfft(ops.ihfft(x), n=4).asnumpy(), INPUTS["x"], rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("name", sorted(FWS_CASES))
+def test_fft_with_size_as_mindspore(name):
+    args, kwargs, key = FWS_CASES[name]
+    got = ops.FFTWithSize(*args, **kwargs)(Tensor(INPUTS[key]))
+    np.testing.assert_allclose(got.asnumpy(), ORACLE[name], rtol=2e-5, atol=2e-5)
+
+
+def test_fft_with_size_misuse():
+    with pytest.raises(RuntimeError, match="signal_ndim"):
+        ops.FFTWithSize(4, False, False)(Tensor(INPUTS["c"]))
+    with pytest.raises(TypeError, match="rfft mode"):
+        ops.FFTWithSize(1, False, True)(Tensor(INPUTS["c"]))
+    with pytest.raises(TypeError, match="fft/ifft mode"):
+        ops.FFTWithSize(1, False, False)(Tensor(INPUTS["x"]))
