@@ -143,16 +143,33 @@ class CompiledGraph:
             outs, computed = res[:n_out], res[n_out:]
         if own or info.forward.update_pos:  # a residual in a written input's buffer: later writes change it
             computed = _unshared(computed, [tensors[i]._data for i in info.forward.update_pos], tape)
-        diff_outs = [outs[i] for i in info.dout_of]
-        if not diff_outs:
+        # as eagerly, only outputs depending on an input this tape watches are recorded (live); the others, and
+        # recorded ones nothing downstream used, pass no cotangent: inputs reaching only those get no gradient
+        rec = info.recorded(tuple(tape.is_live(t) for t in tensors))
+        if not rec:
             return outs
+        diff_outs = [outs[info.dout_of[j]] for j in rec]
+        n_d = len(info.dout_of)
+        unrec = {} if len(rec) == n_d else {j: (outs[i].shape, outs[i].dtype) for j, i in enumerate(info.dout_of)
+                                             if j not in rec}
         # the computed residuals are recorded as values this call read: one sharing memory with an output or an
         # input (the same array, a view) is kept by the tape when a later in-place write changes that buffer
         n_in = len(tensors)
         held = tuple(_wrap(r) if r.__class__ is np.ndarray else r for r in computed)
 
         def vjp(args, out, dout):
-            douts = list(dout) if isinstance(dout, tuple) else [dout]
+            douts: list = [None] * n_d
+            like: list = [None] * n_d  # a recorded output's value: the shape of its zero cotangent
+            for j, d, o in zip(rec, dout if isinstance(dout, tuple) else (dout,), out if isinstance(out, tuple)
+                               else (out,)):
+                douts[j], like[j] = d, o
+            dead: frozenset = frozenset()
+            if any(d is None for d in douts):
+                from ..ops import functional as F
+
+                dead = info.unreached(tuple(d is None for d in douts))
+                douts = [d if d is not None else F.zeros(*unrec[j]) if j in unrec else F.zeros_like(like[j])
+                         for j, d in enumerate(douts)]
             # an input residual is the value the tape kept for the input (what this call read)
             residuals = [(own[i] if i in own else args[i]) if kind == "in" else args[n_in + i]
                          for kind, i in info.res_from]
@@ -165,9 +182,11 @@ class CompiledGraph:
                 grads = info.backward(*[r if isinstance(r, Tensor) else _wrap(r) for r in residuals], *douts)
             full: list = [None] * len(args)
             for k, g in zip(info.grad_of, grads):
-                full[k] = g
+                if k not in dead:
+                    full[k] = g
             return tuple(full)
 
+        vjp.sparse_dout = True
         if saved_hooks.stack:
             raise RuntimeError("saved_tensors_hooks cannot reach what a jitted function saves for its backward (its "
                                "graph's residuals); as in MindSpore it is not supported in Graph and Jit mode: call "
@@ -206,3 +225,43 @@ class _GradInfo:
         sig = [primal[pick.index(k)] if k in pick else v for k, v in enumerate(cg.signature)]
         self.forward = CompiledGraph(fwd, sig, cg.level)
         self.backward = CompiledGraph(bwd, s.backward.inputs, cg.level)
+        self._source, self._pick, self._reach, self._unreached, self._recorded = cg.source, pick, None, {}, {}
+        # per gradient (grad_of order), the douts it is computed from (the backward graph's own dependencies: a
+        # bprop that gives no gradient, e.g. a zeros_like's, cuts the path)
+        n_res = len(s.res_from)
+        bw = _reach(s.backward, [-1] * n_res + list(range(len(s.dout_of))), range(len(s.backward.outputs)))
+        self._from_douts = [r - {-1} for r in bw]
+
+    def _reaches(self) -> list:
+        if self._reach is None:
+            self._reach = _reach(self._source, self._pick, self.dout_of)
+        return self._reach
+
+    def recorded(self, live: tuple) -> tuple:
+        """The differentiable outputs (``dout_of`` positions) depending on an input marked ``live``."""
+        got = self._recorded.get(live)
+        if got is None:
+            pos = {k for k, m in enumerate(live) if m}
+            got = self._recorded[live] = tuple(j for j, r in enumerate(self._reaches()) if not r.isdisjoint(pos))
+        return got
+
+    def unreached(self, missing: tuple) -> frozenset:
+        """The signature positions whose gradient is computed only from douts marked ``missing`` (no cotangent:
+        eagerly, no gradient reaches them; a zero would, e.g. into a host value's no-gradient check)."""
+        got = self._unreached.get(missing)
+        if got is None:
+            gone = {j for j, m in enumerate(missing) if m}
+            got = self._unreached[missing] = frozenset(k for k, d in zip(self.grad_of, self._from_douts) if d <= gone)
+        return got
+
+
+def _reach(graph: Graph, pick: list, outputs) -> list:
+    """Per output of ``graph`` at the positions ``outputs``, the labels ``pick`` gives its inputs that it depends on
+    (a node's outputs depend on all its operands; a control-flow node's operands include what its bodies capture)."""
+    deps: dict = {v.uid: frozenset((pick[k],)) for k, v in enumerate(graph.inputs)}
+    empty: frozenset = frozenset()
+    for node in graph.nodes:
+        d = empty.union(*(deps.get(getattr(a, "uid", None), empty) for a in node.inputs))
+        for o in node.outputs:
+            deps[o.uid] = d
+    return [deps.get(getattr(graph.outputs[j], "uid", None), empty) for j in outputs]

@@ -149,8 +149,11 @@ class Tape:
                         douts = [d if d is None else _hooked(o, d, grads, hooked) for o, d in zip(out, douts)]
                     if all(d is None for d in douts):
                         continue
-                    dout = tuple(None if d is None and is_token(o) else F.zeros_like(o) if d is None else d
-                                 for o, d in zip(out, douts))  # an effect token has no cotangent
+                    # an effect token has no cotangent; a vjp marked ``sparse_dout`` gets None for an output
+                    # nothing downstream used (it knows which inputs reach only those: they get no gradient)
+                    sparse = op is CUSTOM_VJP and getattr(attrs["vjp"], "sparse_dout", False)
+                    dout = tuple(None if d is None and (sparse or is_token(o)) else F.zeros_like(o) if d is None
+                                 else d for o, d in zip(out, douts))
                 else:
                     dout = grads.get(id(out))
                     if dout is None:

@@ -655,3 +655,118 @@ def f(y):
     ops.assign(x, ops.ones((4,)))
     return x
 """, [0.25, 0.75, 1.25, 0.5], "y", (0,))
+
+
+def test_fuzz_S80290():
+    """grad_of_jit under bytecode (seed 80290, 'fallback' features): a tensor leaves for NumPy and comes back
+    (``Tensor(np.tanh(e.asnumpy()))``) into a value nothing uses; eagerly no gradient reaches it, but the segment's
+    backward gave it a zero (the dead output's cotangent filled with zeros), which the host-value check refused
+    ("depends on its inputs through NumPy"). Fixed in autodiff (tape, compiled): a compiled call's vjp is told which
+    outputs got no cotangent and gives no gradient to inputs whose gradient is computed only from those."""
+    _all_agree(SRC_S80290, [("x", "tensor", [[-0.34, -0.3], [1.2, 1.1], [-0.65, -0.42]],
+                             [[-0.1, -2.26], [-0.29, 0.25], [-0.24, 0.19]])],
+               [("grad_of_jit", "bytecode"), ("grad_of_jit", "ast")])
+
+
+SRC_S80290 = _prog("""
+def f(x):
+    for e7 in x:
+        e7 = ops.ones((2,)) * Tensor(np.tanh(e7.asnumpy()))
+    i10 = (x.sum() * 0)
+    while True and i10 < 3:
+        i10 = i10 + 1
+    return ops.broadcast_to(i10, (6,))
+""", [0.25, 0.75, 1.25, 0.5, 1.0, 0.25], "x", (0,))
+
+
+def test_fuzz_S80258():
+    """grad_of_jit under bytecode (seed 80258): ``x = log(abs(z.reshape(...)) + 1)``, then a tensor ``if`` (a graph
+    break) and ``assign_add(z, ...)`` in the next segment: the first segment's residual ``z.reshape`` was a view of
+    ``z``'s buffer, so the write changed what its backward read (a sign flip). Fixed in autodiff/compiled (e4b526e):
+    computed residuals are values the tape record read, kept when a later write changes their buffer."""
+    _all_agree(SRC_S80258, [("z", "tensor", [[-0.42, -1.81], [-0.59, -0.52]], [[-0.91, 0.43], [-1.93, -0.99]])],
+               [("grad_of_jit", "bytecode")], entry="net")
+
+
+SRC_S80258 = _prog("""
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.scale = 0.25
+
+    def construct(self, z):
+        x = ops.log(ops.abs(z.reshape((4,))) + 1).reshape((2, 2))
+        if (ops.ones(()) <= 3.0):
+            ops.assign_add(z, ops.ones((2, 2)))
+        return x.reshape((4,))
+
+
+net = Net()
+""", [0.25, 0.75, 1.25, 0.5], "z", (0,), entry="net")
+
+
+def test_fuzz_S80390():
+    """grad_of_jit under bytecode (seed 80390): ``x = x + 1; amax(x)``, then ``assign_add(x, ...)`` after a graph
+    break inside a ``GradOperation`` callee: ``amax``'s backward read ``x`` after the write (eager 0, PIJit nan).
+    Fixed with fuzz-22 (e4b526e)."""
+    _all_agree(SRC_S80390, [("x", "tensor", [[-0.39, 0.17, -2.71], [0.08, 0.94, 1.66]],
+                             [[1.98, 1.17, 0.68], [2.11, -0.01, 0.17]])], [("grad_of_jit", "bytecode")])
+
+
+SRC_S80390 = _prog("""
+def h0(a, b, c=0.1):
+    v7 = (x if (ops.ones(()) < 0.5) else ops.ones((2, 3)))
+    return ops.ones((2, 3))
+
+
+def f(x):
+    x = (x + ops.ones((3,)))
+    v15 = ops.amax(x)
+    ops.assign_add(x, ops.maximum(ops.GradOperation()(h0)((ops.ones((2, 3)) * 1.0), (x * 1.0)), x))
+    return ops.sub(ops.ones((2, 2)), ops.broadcast_to(x.mean(), (2,)))
+""", [[0.25, 0.75], [1.25, 0.5]], "x", (0,))
+
+
+def test_fuzz_S81091():
+    """grad_of_jit under bytecode (seed 81091): ``ops.ones(...).asnumpy()`` in a helper whose segment also reads the
+    differentiated input: every output of the segment's tape record was live, so the constant ``ones`` counted as
+    computed from the inputs, and its trip through NumPy was refused ("through NumPy"); eagerly it is a constant.
+    Fixed in autodiff/compiled: a compiled call records only the outputs that depend on an input the tape watches."""
+    _all_agree(SRC_S81091, [("x", "tensor", [[0.4, 0.59], [-0.91, 0.77]], [[2.61, 0.0], [0.77, -0.24]])],
+               [("grad_of_jit", "bytecode")])
+
+
+SRC_S81091 = _prog("""
+def h0(a, b):
+    a = (b.mean() * ops.ones((2, 2)))
+    b = ops.ones((2, 2)) * Tensor(np.tanh(ops.ones((2, 2)).asnumpy()))
+    return ops.ones((2, 2))
+
+
+def f(x):
+    return h0(x, x)
+""", [[0.25, 0.75], [1.25, 0.5]], "x", (0,))
+
+
+def test_fuzz_S81340():
+    """grad_of_jit under bytecode (seed 81340): ``value_and_grad(h0)(z * 1.0)[1]`` of a constant ``h0`` (a zero
+    gradient) with ``z`` computed from a value that came back from NumPy: the segment's backward gave ``z`` a zero
+    (the zeros-like node reads ``z``), which reached the host value's no-gradient check; eagerly no gradient flows
+    there. Fixed in autodiff/compiled: an input gets no gradient when the backward computes it from no cotangent
+    that reached the call."""
+    _all_agree(SRC_S81340, [("y", "tensor", [-1.1, 0.14, 0.11], [0.1, -1.5, 1.62])], [("grad_of_jit", "bytecode")])
+
+
+SRC_S81340 = _prog("""
+def h0(a, c=0.5):
+    return ops.ones((3,))
+
+
+def f(y):
+    z = ops.ones((3,)) * Tensor(np.tanh(y.asnumpy()))
+    t2 = (y, ops.value_and_grad(h0)((z * 1.0))[1])
+    i4 = 0
+    while (ops.ones(()) > 0.5) and i4 < 3:
+        i4 = i4 + 1
+    return t2[1]
+""", [0.25, 0.75, 1.25], "y", (0,))
