@@ -149,3 +149,53 @@ def f(x):
 def test_view_sees_a_later_write_to_its_base(mode):
     assert_agrees(SRC_VIEW, [("x", "tensor", [[1.09, 0.61], [2.03, -1.79], [-0.93, 0.19]],
                               [[-0.83, -0.71], [-0.14, -1.51], [-1.35, 0.27]])], check="fwd", mode=mode)
+
+
+# ---- seed 80059: a closure reads a variable that a branch or loop body assigns ------------------------------
+# The AST converter turns a branch (and a loop body) into a function taking the variables it assigns as
+# parameters: a closure defined before it (``g1``) read the enclosing function's variable, which kept its value
+# from before the branch until the branch returned (jit 1, eager 2). Fixed in capture/ast/convert.py: such
+# variables are the enclosing function's own (``nonlocal``) in the generated function, set from its argument.
+CLOSURE_READS = {
+    "seed_80059": """
+def f(x):
+    x = ops.ones((4,)) * x
+    def g1(z, s=2.0):
+        return x
+    if False:
+        pass
+    else:
+        x += ops.ones((4,))
+        x = g1(ops.ones((4,)))
+    return x
+""",
+    "tensor_if": """
+def f(x):
+    def g1(z):
+        return x * z
+    if x.sum() > 0:
+        x = x + 1
+        y = g1(2.0)
+    else:
+        x = x - 1
+        y = g1(3.0)
+    return x + y
+""",
+    "tensor_while": """
+def f(x):
+    read = lambda: x * 2
+    i = x.sum() * 0
+    acc = x * 0
+    while i < 3:
+        i = i + 1
+        x = ops.sin(x) + 0.5
+        acc = acc + read()
+    return acc + x
+""",
+}
+
+
+@pytest.mark.parametrize("body", [pytest.param(b, id=k) for k, b in CLOSURE_READS.items()])
+@pytest.mark.parametrize("check, mode", ALL_CHECKS)
+def test_closure_sees_what_a_branch_assigns(body, check, mode):
+    assert_agrees(_prog(body, W4, "x"), X4, check=check, mode=mode)

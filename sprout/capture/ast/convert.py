@@ -31,7 +31,16 @@ def _lambda(body: ast.expr) -> ast.Lambda:
     return ast.copy_location(ast.Lambda(args=args, body=body), body)
 
 
-def _fndef(name: str, params: list[str], body: list, where: ast.AST) -> ast.FunctionDef:
+def _fndef(name: str, params: list[str], body: list, where: ast.AST, cells: frozenset = frozenset()) -> ast.FunctionDef:
+    """``def name(*params): body``. A parameter in ``cells`` (a variable of the enclosing function that a nested
+    function reads) is the enclosing function's own variable instead (``nonlocal``), set from the argument on
+    entry: a closure called in the branch or loop body sees the values the body assigns, as eagerly."""
+    shared = [p for p in params if p in cells]
+    if shared:
+        entry = [ast.Nonlocal(names=shared)] + [ast.Assign(targets=[_store(p)], value=_load(f"_sp_in_{p}"))
+                                                for p in shared]
+        body = [ast.copy_location(st, where) for st in entry] + body
+        params = [f"_sp_in_{p}" if p in cells else p for p in params]
     args = ast.arguments(posonlyargs=[], args=[ast.arg(arg=p) for p in params], vararg=None, kwonlyargs=[],
                          kw_defaults=[], kwarg=None, defaults=[])
     node = ast.FunctionDef(name=name, args=args, body=body, decorator_list=[], returns=None, type_params=[])
@@ -46,6 +55,16 @@ def _strs(names: list[str]) -> ast.Constant:
     return ast.Constant(tuple(names))
 
 
+def _closure_reads(fn: ast.FunctionDef) -> frozenset:
+    """The names read inside the functions and lambdas defined in ``fn`` (its variables among them are cells)."""
+    out: set = set()
+    for st in fn.body:
+        for node in ast.walk(st):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                out.update(n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load))
+    return frozenset(out)
+
+
 class Converter(ast.NodeTransformer):
     """Rewrites one (normalized) function. ``locs`` collects the SourceLoc of every rewritten
     construct; generated code passes its index so runtime errors point at the user's line."""
@@ -55,7 +74,8 @@ class Converter(ast.NodeTransformer):
         self.class_name = class_name
         self.names = names
         self.locs: list[SourceLoc] = []
-        self._fn_stack: list[tuple[ast.AST, object, set]] = []  # (fn node, load counts, parameter names)
+        # (fn node, load counts, parameter names, names its nested functions read)
+        self._fn_stack: list[tuple[ast.AST, object, set, frozenset]] = []
         self._pending_warnings: list = []
 
     # ---- helpers -------------------------------------------------------------------------------
@@ -89,7 +109,7 @@ class Converter(ast.NodeTransformer):
         if node.name.startswith(HELPER_FN):
             return self.generic_visit(node)
         params = {a.arg for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs}
-        self._fn_stack.append((node, load_counts(node), params))
+        self._fn_stack.append((node, load_counts(node), params, _closure_reads(node)))
         try:
             node.body = self._rewrite_globals(node)
             self.generic_visit(node)
@@ -130,6 +150,9 @@ class Converter(ast.NodeTransformer):
         elif expr.func.attr == "not_":
             Converter._as_test(expr.args[2])
 
+    def _cells(self) -> frozenset:
+        return self._fn_stack[-1][3] if self._fn_stack else frozenset()
+
     # ---- statements ------------------------------------------------------------------------------
     def visit_If(self, node: ast.If):
         returns = getattr(node, "_sp_returns", False)
@@ -142,15 +165,16 @@ class Converter(ast.NodeTransformer):
         after = assigned_names(node.body + node.orelse)
         names = before + [n for n in after if n not in before]
         if returns:  # a tail if whose branches return: the branch functions' results are the function's
-            then_fn = _fndef(then_name, names, node.body, node)
-            else_fn = _fndef(else_name, names, node.orelse or [ast.copy_location(ast.Pass(), node)], node)
+            then_fn = _fndef(then_name, names, node.body, node, self._cells())
+            else_fn = _fndef(else_name, names, node.orelse or [ast.copy_location(ast.Pass(), node)], node,
+                             self._cells())
             call = self.rt("if_stmt", node.test, node.test, _load(then_name), _load(else_name),
                            self._values(names, node), _strs(names),
                            keywords=[ast.keyword(arg="ret", value=ast.Constant(True))])
             return [then_fn, else_fn, ast.copy_location(ast.Return(value=call), node)]
         ret = ast.copy_location(ast.Return(value=_tuple([_load(n) for n in names])), node)
-        then_fn = _fndef(then_name, names, node.body + [ret], node)
-        else_fn = _fndef(else_name, names, node.orelse + [ret], node)
+        then_fn = _fndef(then_name, names, node.body + [ret], node, self._cells())
+        else_fn = _fndef(else_name, names, node.orelse + [ret], node, self._cells())
         call = self.rt("if_stmt", node.test, node.test, _load(then_name), _load(else_name),
                        self._values(names, node), _strs(names))
         if names:
@@ -165,9 +189,10 @@ class Converter(ast.NodeTransformer):
         self.generic_visit(node)
         self._as_test(node.test)
         test_name, body_name = self.names.new("fn_wtest"), self.names.new("fn_wbody")
-        test_fn = _fndef(test_name, names, [ast.copy_location(ast.Return(value=node.test), node.test)], node)
+        test_fn = _fndef(test_name, names, [ast.copy_location(ast.Return(value=node.test), node.test)], node,
+                         self._cells())
         ret = ast.copy_location(ast.Return(value=_tuple([_load(n) for n in names])), node)
-        body_fn = _fndef(body_name, names, node.body + [ret], node)
+        body_fn = _fndef(body_name, names, node.body + [ret], node, self._cells())
         call = self.rt("while_stmt", node.test, _load(test_name), _load(body_name), self._values(names, node),
                        _strs(names), _strs(live_out))
         if names:
