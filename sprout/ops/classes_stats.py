@@ -7,7 +7,7 @@ from ..core.dispatch import bind, current_builder
 from ..core.tensor import Tensor
 from . import functional as F
 from .classes_linalg import _Flag
-from .ctc_ops import CTC_LOSS_V2
+from .ctc_ops import CTC_LOSS, CTC_LOSS_V2
 
 
 class AttrRangeError(ValueError, RuntimeError):
@@ -72,6 +72,27 @@ class CTCLossV2(_Flag):
                    for v in (input_lengths, target_lengths)]
         return bind(CTC_LOSS_V2, (log_probs, targets, lengths[0], lengths[1]),
                     {"blank": self.blank, "zero_infinity": self.zero_infinity})
+
+
+class CTCLoss(_Flag):
+    """``CTCLoss(preprocess_collapse_repeated=False, ctc_merge_repeated=True, ignore_longer_outputs_than_inputs=False)
+    (x (T, N, C) logits, labels_indices (M, 2) int64, labels_values (M,) int32, sequence_length (N,) int32)`` ->
+    (loss (N,), gradient (T, N, C)); the blank is the last class."""
+
+    defaults = {"preprocess_collapse_repeated": False, "ctc_merge_repeated": True,
+                "ignore_longer_outputs_than_inputs": False}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in self.defaults:
+            _typed("CTCLoss", name, getattr(self, name), bool)
+
+    def __call__(self, x, labels_indices, labels_values, sequence_length):
+        for name, t in (("x", x), ("labels_indices", labels_indices), ("labels_values", labels_values),
+                        ("sequence_length", sequence_length)):
+            _tensor("CTCLoss", name, t)
+        return bind(CTC_LOSS, (x, labels_indices, labels_values, sequence_length),
+                    {name: getattr(self, name) for name in self.defaults})
 
 
 class RmsNorm(_Flag):
@@ -168,4 +189,4 @@ class LerpScalar(_Flag):
         return F.lerp(input, end, float(weight))
 
 
-__all__ = ["TripletMarginLoss", "CTCLossV2", "RmsNorm", "Renorm", "Quantile", "NthElement", "LerpScalar"]
+__all__ = ["TripletMarginLoss", "CTCLossV2", "CTCLoss", "RmsNorm", "Renorm", "Quantile", "NthElement", "LerpScalar"]

@@ -10,7 +10,7 @@ import numpy as np
 from .. import dtype as mstype
 from ..core.dispatch import bind
 from ..core.op import Op, OpError, register
-from ..core.types import TensorType
+from ..core.types import TensorType, type_of
 from ._infer import fmt_shape
 
 _NEG = -np.inf
@@ -47,15 +47,18 @@ def _infer(log_probs, targets, input_lengths, target_lengths, blank=0, zero_infi
             TensorType((n, t, None if s is None else 2 * s + 1), log_probs.dtype))
 
 
-def _extended(targets, target_lengths, blank):
-    """Blank-extended labels (N, 2S+1), the skip-allowed mask and the number of valid states per sequence."""
+def _extended(targets, target_lengths, blank, merge_repeated=True):
+    """Blank-extended labels (N, 2S+1), the skip-allowed mask, the valid states per sequence and the states that
+    may stay from one step to the next. ``merge_repeated=False`` (CTCLoss): a label state never stays (each step
+    on it is one more label) and may follow an equal label directly."""
     n, s = targets.shape
     ext = np.full((n, 2 * s + 1), blank, np.int64)
     ext[:, 1::2] = targets
     skip = np.zeros(ext.shape, bool)
-    skip[:, 2:] = (ext[:, 2:] != blank) & (ext[:, 2:] != ext[:, :-2])
+    skip[:, 2:] = (ext[:, 2:] != blank) & ((ext[:, 2:] != ext[:, :-2]) | (not merge_repeated))
     states = np.arange(2 * s + 1)[None, :] < (2 * target_lengths[:, None] + 1)
-    return ext, skip, states
+    stay = np.ones(ext.shape, bool) if merge_repeated else (np.arange(2 * s + 1) % 2 == 0)[None, :].repeat(n, 0)
+    return ext, skip, states, stay
 
 
 def _validate(log_probs, targets, input_lengths, target_lengths, blank) -> None:
@@ -74,7 +77,7 @@ def _validate(log_probs, targets, input_lengths, target_lengths, blank) -> None:
         raise CTCLengthError(f"For 'CTCLossV2', target labels must be in [0, {log_probs.shape[2]}).")
 
 
-def _alpha(lp, ext, skip, states, input_lengths):
+def _alpha(lp, ext, skip, states, input_lengths, stay=None):
     steps, n, _ = lp.shape
     rows = np.arange(n)[:, None]
     alpha = np.full((n, steps, ext.shape[1]), _NEG)
@@ -85,7 +88,7 @@ def _alpha(lp, ext, skip, states, input_lengths):
     alpha[:, 0] = np.where(input_lengths[:, None] > 0, first, _NEG)
     for t in range(1, steps):
         prev = alpha[:, t - 1]
-        acc = prev.copy()
+        acc = prev.copy() if stay is None else np.where(stay, prev, _NEG)
         acc[:, 1:] = np.logaddexp(acc[:, 1:], prev[:, :-1])
         acc[:, 2:] = np.where(skip[:, 2:], np.logaddexp(acc[:, 2:], prev[:, :-2]), acc[:, 2:])
         cur = acc + lp[t][rows, ext]
@@ -107,7 +110,7 @@ def _impl(log_probs, targets, input_lengths, target_lengths, blank=0, zero_infin
     targets, il, tl = np.asarray(targets), np.asarray(input_lengths), np.asarray(target_lengths)
     _validate(log_probs, targets, il, tl, blank)
     lp = log_probs.astype(np.float64)
-    ext, skip, states = _extended(targets, tl, blank)
+    ext, skip, states, _ = _extended(targets, tl, blank)
     with np.errstate(invalid="ignore"):
         alpha = _alpha(lp, ext, skip, states, il)
         nll = _nll(alpha, il, tl)
@@ -116,20 +119,21 @@ def _impl(log_probs, targets, input_lengths, target_lengths, blank=0, zero_infin
     return nll.astype(log_probs.dtype), alpha.astype(log_probs.dtype)
 
 
-def _grad_impl(dout, log_probs, targets, input_lengths, target_lengths, blank=0, zero_infinity=False):
+def _grad_impl(dout, log_probs, targets, input_lengths, target_lengths, blank=0, zero_infinity=False,
+               merge_repeated=True):
     targets, il, tl = np.asarray(targets), np.asarray(input_lengths), np.asarray(target_lengths)
     lp = log_probs.astype(np.float64)
     steps, n, classes = lp.shape
-    ext, skip, states = _extended(targets, tl, blank)
+    ext, skip, states, stay = _extended(targets, tl, blank, merge_repeated)
     rows = np.arange(n)[:, None]
     with np.errstate(invalid="ignore", over="ignore"):
-        alpha = _alpha(lp, ext, skip, states, il)
+        alpha = _alpha(lp, ext, skip, states, il, stay)
         nll = _nll(alpha, il, tl)
         beta = np.full_like(alpha, _NEG)
         nxt = np.full(ext.shape, _NEG)
         end = 2 * tl
         for t in range(steps - 1, -1, -1):
-            acc = nxt.copy()
+            acc = np.where(stay, nxt, _NEG)
             acc[:, :-1] = np.logaddexp(acc[:, :-1], nxt[:, 1:])
             # s -> s + 2 is allowed when state s + 2 may skip (its label differs from s's)
             acc[:, :-2] = np.where(skip[:, 2:], np.logaddexp(acc[:, :-2], nxt[:, 2:]), acc[:, :-2])
@@ -174,3 +178,87 @@ def _grad_infer(dout, log_probs, targets, input_lengths, target_lengths, blank=0
 
 
 CTC_LOSS_V2_GRAD = register(Op("CTCLossV2Grad", _grad_impl, _grad_infer, None, "opaque"))
+
+
+# ---- CTCLoss: logits and sparse labels, the loss and its gradient in one kernel ---------------------------------
+def _v1_infer(x, labels_indices, labels_values, sequence_length, preprocess_collapse_repeated=False,
+              ctc_merge_repeated=True, ignore_longer_outputs_than_inputs=False):
+    op = "CTCLoss"
+    if x.dtype not in (mstype.float16, mstype.float32, mstype.float64):
+        raise TypeError(f"For '{op}', the dtype of 'x' must be float16, float32 or float64, but got {x.dtype}.")
+    if labels_indices.dtype != mstype.int64:
+        raise TypeError(f"For '{op}', the dtype of 'labels_indices' must be int64, but got {labels_indices.dtype}.")
+    for name, t in (("labels_values", labels_values), ("sequence_length", sequence_length)):
+        if t.dtype != mstype.int32:
+            raise TypeError(f"For '{op}', the dtype of '{name}' must be int32, but got {t.dtype}.")
+    if x.ndim != 3:
+        raise OpError(f"For '{op}', 'x' must be 3-D (max_time, batch_size, num_classes), but got {fmt_shape(x.shape)}.")
+    if labels_indices.ndim != 2 or labels_indices.shape[1] not in (None, 2):
+        raise OpError(f"For '{op}', 'labels_indices' must be (M, 2), but got {fmt_shape(labels_indices.shape)}.")
+    if labels_values.ndim != 1 or sequence_length.ndim != 1:
+        raise OpError(f"For '{op}', 'labels_values' and 'sequence_length' must be 1-D, but got "
+                      f"{fmt_shape(labels_values.shape)} and {fmt_shape(sequence_length.shape)}.")
+    n = x.shape[1]
+    if None not in (n, sequence_length.shape[0]) and sequence_length.shape[0] != n:
+        raise OpError(f"For '{op}', 'sequence_length' must have batch_size = {n} values, but got "
+                      f"{sequence_length.shape[0]}.")
+    return TensorType((n,), x.dtype), TensorType(tuple(x.shape), x.dtype)
+
+
+def _dense_labels(labels_indices, labels_values, batch: int, collapse: bool):
+    """Each batch entry's labels in the order they are listed (MindSpore's kernel reads them so, whatever the time
+    coordinate), repeats collapsed with ``collapse``; padded to (N, S) with their lengths."""
+    seqs = [[] for _ in range(batch)]
+    for (b, _t), v in zip(labels_indices.tolist(), labels_values.tolist()):
+        if not 0 <= b < batch:
+            raise CTCLengthError(f"For 'CTCLoss', labels_indices batch entries must be in [0, {batch}), but got {b}.")
+        if not (collapse and seqs[b] and seqs[b][-1] == v):
+            seqs[b].append(v)
+    lengths = np.array([len(q) for q in seqs], np.int64)
+    dense = np.zeros((batch, max(1, int(lengths.max(initial=0)))), np.int64)
+    for b, q in enumerate(seqs):
+        dense[b, :len(q)] = q
+    return dense, lengths
+
+
+def _v1_impl(x, labels_indices, labels_values, sequence_length, preprocess_collapse_repeated=False,
+             ctc_merge_repeated=True, ignore_longer_outputs_than_inputs=False):
+    """(loss, gradient w.r.t. x) with x unnormalised logits, the blank the last class; an impossible alignment
+    (or, with ``ignore_longer_outputs_than_inputs``, a label longer than its sequence) costs inf with zero
+    gradient."""
+    _v1_infer(*map(type_of, (x, labels_indices, labels_values, sequence_length)))
+    steps, batch, classes = x.shape
+    sl = np.asarray(sequence_length, np.int64)
+    if np.any(sl <= 0) or np.any(sl > steps):
+        raise CTCLengthError(f"For 'CTCLoss', every sequence_length must be in [1, max_time = {steps}], but got "
+                             f"{sl.tolist()}.")
+    if np.any(labels_values < 0) or np.any(labels_values >= classes - 1):
+        raise CTCLengthError(f"For 'CTCLoss', labels_values must be in [0, {classes - 1}) (the last class is the "
+                             f"blank), but got {labels_values.tolist()}.")
+    targets, tl = _dense_labels(labels_indices, labels_values, batch, preprocess_collapse_repeated)
+    longer = tl > sl
+    if np.any(longer) and not ignore_longer_outputs_than_inputs:
+        b = int(np.argmax(longer))
+        raise CTCLengthError(f"For 'CTCLoss', input time (sequence length) must be at least the label length, but "
+                             f"got sequence length {int(sl[b])} and label length {int(tl[b])} for batch entry {b}.")
+    z = x.astype(np.float64)
+    lp = z - np.logaddexp.reduce(z, axis=2, keepdims=True)
+    blank = classes - 1
+    ext, skip, states, stay = _extended(targets, np.minimum(tl, sl), blank, ctc_merge_repeated)
+    with np.errstate(invalid="ignore"):
+        nll = _nll(_alpha(lp, ext, skip, states, sl, stay), sl, np.minimum(tl, sl))
+    nll = np.where(longer, np.inf, nll)
+    grad = _grad_impl(np.ones(batch), lp, targets, sl, np.minimum(tl, sl), blank, True, ctc_merge_repeated)
+    grad = np.where(longer[None, :, None], 0.0, grad)
+    return nll.astype(x.dtype), grad.astype(x.dtype)
+
+
+def _v1_bprop(x, labels_indices, labels_values, sequence_length, out, dout, **attrs):
+    # MindSpore's CTCLoss bprop: the stored gradient scaled by the loss cotangent (the gradient output's own
+    # cotangent is not propagated)
+    from . import functional as F
+
+    return F.mul(out[1], F.reshape(dout[0], (1, -1, 1))), None, None, None
+
+
+CTC_LOSS = register(Op("CTCLoss", _v1_impl, _v1_infer, _v1_bprop, "opaque", n_out=2))
