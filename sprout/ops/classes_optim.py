@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..core.dispatch import bind
 from ..core.op import REGISTRY
 from . import functional as F
-from . import optim_kernels, optim_kernels2, optim_kernels3  # noqa: F401  (registers the update primitives)
+from . import optim_kernels, optim_kernels2, optim_kernels3, optim_sparse  # noqa: F401  (registers the update primitives)
 from .classes_linalg import _Flag
 from ..core.tensor import Tensor
 
@@ -270,7 +270,84 @@ class ApplyAdagradDA(_Update):
         return var, grad_accum, grad_sq_accum, grad, lr, l1, l2, global_step
 
 
+
+def _floats(owner: str, prim, names: tuple) -> None:
+    for name in names:
+        value = getattr(prim, name)
+        if isinstance(value, bool) or not isinstance(value, float):
+            raise TypeError(f"For '{owner}', the type of '{name}' should be 'float', but got type "
+                            f"'{type(value).__name__}'.")
+
+
+class _SparseUpdate(_Update):
+    """A row-indexed update: ``floats`` are the float attributes MindSpore checks at construction."""
+
+    floats: tuple = ()
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        _floats(type(self).__name__, self, self.floats)
+
+    def _inputs(self, *inputs):
+        owner = type(self).__name__
+        if not isinstance(inputs[-1], Tensor) or not isinstance(inputs[-2], Tensor):
+            raise TypeError(f"For '{owner}', 'grad' and 'indices' must be Tensors, but got "
+                            f"{type(inputs[-2]).__name__} and {type(inputs[-1]).__name__}.")
+        return inputs
+
+
+class SparseApplyAdagrad(_SparseUpdate):
+    """``SparseApplyAdagrad(lr, update_slots=True)(var, accum, grad, indices)``: Adagrad on the rows ``indices``.
+    Returns (var, accum)."""
+
+    defaults = {"lr": None, "update_slots": True, "use_locking": False}
+    op, returns, floats = "SparseApplyAdagrad", 2, ("lr",)
+    bool_flags, kernel_attrs = ("update_slots", "use_locking"), ("lr", "update_slots")
+
+
+class SparseApplyAdagradV2(_SparseUpdate):
+    """``SparseApplyAdagradV2(lr, epsilon, use_locking=False, update_slots=True)(var, accum, grad, indices)``.
+    Returns (var, accum)."""
+
+    defaults = {"lr": None, "epsilon": None, "use_locking": False, "update_slots": True}
+    op, returns, floats = "SparseApplyAdagradV2", 2, ("lr", "epsilon")
+    bool_flags, kernel_attrs = ("update_slots", "use_locking"), ("lr", "epsilon", "update_slots")
+
+
+class SparseApplyProximalAdagrad(_SparseUpdate):
+    """``(var, accum, lr, l1, l2, grad, indices)``: ProximalAdagrad on the rows ``indices``. Returns (var, accum)."""
+
+    defaults = {"use_locking": False}
+    op, returns = "SparseApplyProximalAdagrad", 2
+
+
+class SparseApplyFtrl(_SparseUpdate):
+    """``SparseApplyFtrl(lr, l1, l2, lr_power)(var, accum, linear, grad, indices)``. Returns (var, accum, linear)."""
+
+    defaults = {"lr": None, "l1": None, "l2": None, "lr_power": None, "use_locking": False}
+    op, returns, floats = "SparseApplyFtrl", 3, ("lr", "l1", "l2", "lr_power")
+    kernel_attrs = ("lr", "l1", "l2", "lr_power")
+
+
+class SparseApplyRMSProp(_SparseUpdate):
+    """``SparseApplyRMSProp(rho, momentum, epsilon)(var, ms, mom, lr, grad, indices)``. Returns (var, ms, mom)."""
+
+    defaults = {"rho": None, "momentum": None, "epsilon": None, "use_locking": False}
+    op, returns, floats = "SparseApplyRMSProp", 3, ("rho", "momentum", "epsilon")
+    kernel_attrs = ("rho", "momentum", "epsilon")
+
+
+class SparseApplyAdadelta(_SparseUpdate):
+    """``SparseApplyAdadelta(epsilon)(var, accum, accum_update, lr, rho, grad, indices)``. Returns (var, accum,
+    accum_update)."""
+
+    defaults = {"epsilon": None, "use_locking": False}
+    op, returns, floats, kernel_attrs = "SparseApplyAdadelta", 3, ("epsilon",), ("epsilon",)
+
+
 __all__ = ["ApplyMomentum", "ApplyGradientDescent", "SGD", "Adam", "AdamWeightDecay", "ApplyRMSProp",
            "ApplyCenteredRMSProp", "ApplyAdagrad", "ApplyAdadelta", "ApplyAdaMax", "ApplyFtrl", "ApplyProximalAdagrad",
            "ApplyAdagradV2", "ApplyAddSign", "ApplyPowerSign", "ApplyProximalGradientDescent", "ApplyKerasMomentum",
-           "ApplyAdamWithAmsgrad", "ApplyAdamWithAmsgradV2", "ApplyAdagradDA"]
+           "ApplyAdamWithAmsgrad", "ApplyAdamWithAmsgradV2", "ApplyAdagradDA",
+           "SparseApplyAdagrad", "SparseApplyAdagradV2", "SparseApplyProximalAdagrad", "SparseApplyFtrl",
+           "SparseApplyRMSProp", "SparseApplyAdadelta"]

@@ -1,6 +1,7 @@
 """Op-table entries of the optimizer kernels in sprout/ops/optim_kernels2.py (RMSProp, Adagrad, Adadelta, AdaMax,
 FTRL, ProximalAdagrad, Lamb, ASGD, Rprop, AdaFactor) and optim_kernels3.py (AdagradV2, AddSign, PowerSign, proximal
-gradient descent, Keras momentum, AMSGrad, AdagradDA): one update against a NumPy reference, in every mode."""
+gradient descent, Keras momentum, AMSGrad, AdagradDA) and optim_sparse.py (their row-indexed variants): one update
+against a NumPy reference, in every mode."""
 import numpy as np
 
 from sprout.core.dispatch import bind
@@ -153,6 +154,53 @@ def _adagrad_da_ref(var, ga, sq, g, lr, l1, l2, step):
     return new, new, ga, sq
 
 
+def _rows_ref(dense_ref, n_state):
+    """A sparse update's reference: the dense reference on the indexed rows, the other rows unchanged."""
+    def ref(*args):
+        arrays, idx = [np.array(a, copy=True) for a in args[:n_state + 1]], np.asarray(args[-1])
+        picked = dense_ref(*[a[idx] for a in arrays], *args[n_state + 1:-1])
+        for a, p in zip(arrays, picked[1:]):
+            a[idx] = p
+        return (arrays[0],) + tuple(arrays)
+    return ref
+
+
+def _s_adagrad(v, a, g, lr, slots):
+    return _adagrad_ref(v, a, lr, g, slots)
+
+
+def _s_adagrad_v2(v, a, g, lr, eps, slots):
+    return _adagrad_v2_ref(v, a, lr, g, eps, slots)
+
+
+def _s_prox(v, a, lr, l1, l2, g):
+    return _prox_ref(v, a, lr, l1, l2, g)
+
+
+def _s_ftrl(v, a, lin, g, lr, l1, l2, p):
+    return _ftrl_ref(v, a, lin, g, lr, l1, l2, p)
+
+
+def _s_rmsprop(v, ms, mom, lr, g, rho, momentum, eps):
+    return _rmsprop_ref(v, ms, mom, lr, g, rho, momentum, eps)
+
+
+def _s_adadelta(v, a, u, lr, rho, g, eps):
+    return _adadelta_ref(v, a, u, lr, rho, eps, g)
+
+
+def _sparse_kernel(name, n_params, attr_names=()):
+    """As _kernel, with the int indices (the last input before the attributes) moved behind the attributes for the
+    reference's convenience: run(*params, *rest, *attrs, indices)."""
+    inner = _kernel(name, n_params, attr_names)
+
+    def run(*args):
+        idx, rest = args[-1], args[:-1]
+        body, attrs = rest[:len(rest) - len(attr_names)], rest[len(rest) - len(attr_names):]
+        return inner(*body, idx, *attrs)
+    return run
+
+
 CASES = [
     Case("ApplyRMSProp", _kernel("ApplyRMSProp", 3), (PARAM(F64(4)), PARAM(POS(4)), PARAM(F64(4)), PY(0.1), F64(4),
                                                       PY(0.9), PY(0.5), PY(1e-6)), _rmsprop_ref, grad=()),
@@ -205,4 +253,23 @@ CASES = [
     Case("ApplyAdagradDA", _kernel("ApplyAdagradDA", 3),
          (PARAM(F64(4)), PARAM(F64(4)), PARAM(POS(4)), F64(4), PY(0.1), PY(0.05), PY(0.02), PY(3)),
          _adagrad_da_ref, grad=()),
+    Case("SparseApplyAdagrad", _sparse_kernel("SparseApplyAdagrad", 2, ("lr", "update_slots")),
+         (PARAM(F64(5, 3)), PARAM(POS(5, 3)), F64(2, 3), PY(0.1), PY(True), CONST(np.array([3, 0], np.int32))),
+         _rows_ref(_s_adagrad, 1), grad=()),
+    Case("SparseApplyAdagradV2", _sparse_kernel("SparseApplyAdagradV2", 2, ("lr", "epsilon", "update_slots")),
+         (PARAM(F64(5, 3)), PARAM(POS(5, 3)), F64(2, 3), PY(0.1), PY(1e-3), PY(False),
+          CONST(np.array([3, 0], np.int32))),
+         _rows_ref(_s_adagrad_v2, 1), grad=()),
+    Case("SparseApplyProximalAdagrad", _sparse_kernel("SparseApplyProximalAdagrad", 2),
+         (PARAM(F64(5, 3)), PARAM(POS(5, 3)), PY(0.1), PY(0.01), PY(0.02), F64(2, 3), CONST(np.array([4, 1]))),
+         _rows_ref(_s_prox, 1), grad=()),
+    Case("SparseApplyFtrl", _sparse_kernel("SparseApplyFtrl", 3, ("lr", "l1", "l2", "lr_power")),
+         (PARAM(F64(5, 3)), PARAM(POS(5, 3)), PARAM(F64(5, 3)), F64(2, 3), PY(0.1), PY(0.05), PY(0.01), PY(-0.5),
+          CONST(np.array([3, 0], np.int32))), _rows_ref(_s_ftrl, 2), grad=()),
+    Case("SparseApplyRMSProp", _sparse_kernel("SparseApplyRMSProp", 3, ("rho", "momentum", "epsilon")),
+         (PARAM(F64(4, 3)), PARAM(POS(4, 3)), PARAM(F64(4, 3)), PY(0.1), F64(4, 3), PY(0.9), PY(0.5), PY(1e-6),
+          CONST(np.array([2, 0, 3, 1], np.int32))), _rows_ref(_s_rmsprop, 2), grad=()),
+    Case("SparseApplyAdadelta", _sparse_kernel("SparseApplyAdadelta", 3, ("epsilon",)),
+         (PARAM(F64(4, 3)), PARAM(POS(4, 3)), PARAM(POS(4, 3)), PY(0.5), PY(0.9), F64(4, 3), PY(1e-6),
+          CONST(np.array([1, 3, 0, 2], np.int32))), _rows_ref(_s_adadelta, 2), grad=()),
 ]

@@ -158,3 +158,19 @@ def test_non_max_suppression_v3_argument_errors():
         prim(boxes, scores, 2, 0.5, ms.Tensor(np.float16(0.0)))
     with pytest.raises(ValueError, match="iou_threshold"):
         prim(boxes, scores, 2, 1.5, 0.0)
+
+
+def test_sparse_apply_rejects_duplicate_and_out_of_range_indices():
+    var = ms.Parameter(ms.Tensor(np.ones((4, 2), np.float32)), name="v")
+    accum = ms.Parameter(ms.Tensor(np.ones((4, 2), np.float32)), name="a")
+    grad = ms.Tensor(np.ones((2, 2), np.float32))
+    with pytest.raises(ValueError, match="unique"):
+        ops.SparseApplyAdagrad(0.1)(var, accum, grad, ms.Tensor(np.array([1, 1], np.int32)))
+    with pytest.raises(IndexError, match="SparseApplyAdagrad"):
+        ops.SparseApplyAdagrad(0.1)(var, accum, grad, ms.Tensor(np.array([1, 4], np.int32)))
+    np.testing.assert_array_equal(var.asnumpy(), np.ones((4, 2)))  # a rejected update leaves the rows as they were
+    out, acc = ops.SparseApplyAdagrad(0.5)(var, accum, grad, ms.Tensor(np.array([-1, 0], np.int32)))
+    want = np.ones((4, 2), np.float32)
+    want[[3, 0]] -= 0.5 / np.sqrt(2.0)
+    np.testing.assert_allclose(var.asnumpy(), want, rtol=1e-6)
+    np.testing.assert_allclose(acc.asnumpy()[[0, 3]], 2.0)

@@ -84,4 +84,29 @@ CASES = [
        {"p_v": V, "p_a": U(3, 2), "g": G}, check="raises"),
     OC("apply_add_sign_bad_grad", "ops.ApplyAddSign()(p_v, p_m, 0.1, 1.0, 0.5, 0.9, [1.0, 2.0])",
        {"p_v": V, "p_m": G}, check="raises"),
+    OC("sparse_apply_adagrad", "after(ops.SparseApplyAdagrad(0.1)(p_v, p_a, g, idx), p_v, p_a)",
+       {"p_v": U(5, 3), "p_a": U(5, 3, lo=0.1, hi=1.0), "g": G, "idx": C([3, 0], "int32")}),
+    # SparseApplyAdagradV2: MindSpore 2.10's CPU kernel divides by sqrt(accum + epsilon), its docs (and sprout, as
+    # ApplyAdagradV2's kernel) by sqrt(accum) + epsilon; compared with an epsilon too small to tell them apart
+    OC("sparse_apply_adagrad_v2", "after(ops.SparseApplyAdagradV2(0.1, 1e-9)(p_v, p_a, g, idx), p_v, p_a)",
+       {"p_v": U(5, 3), "p_a": U(5, 3, lo=0.1, hi=1.0), "g": G, "idx": C([1, 4], "int32")}),
+    # SparseApplyProximalAdagrad has no CPU kernel in MindSpore 2.10: the op table checks it against NumPy
+    # SparseApplyFtrl checked with linear > l1 (MindSpore's kernel departs from its docs below -l1, as ApplyFtrl)
+    OC("sparse_apply_ftrl", "after(ops.SparseApplyFtrl(0.1, 0.01, 0.02, -0.5)(p_v, p_a, p_l, g, idx), p_v, p_a, p_l)",
+       {"p_v": U(5, 3, lo=-1.0, hi=-0.5), "p_a": U(5, 3, lo=0.1, hi=1.0), "p_l": U(5, 3, lo=1.0, hi=2.0),
+        "g": U(2, 3, lo=0.0, hi=0.3), "idx": C([4, 1], "int32")}),
+    OC("sparse_apply_rms_prop", "after(ops.SparseApplyRMSProp(0.9, 0.5, 1e-6)(p_v, p_ms, p_mom, 0.01, g, idx), "
+       "p_v, p_ms, p_mom)", {"p_v": U(5, 3), "p_ms": U(5, 3, lo=0.1, hi=1.0), "p_mom": U(5, 3), "g": U(5, 3),
+                             "idx": C([0, 3, 1, 4, 2], "int32")}),
+    # SparseApplyAdadelta has no CPU kernel in MindSpore 2.10 either (values: op table; its shape rule is checked)
+    OC("sparse_apply_adadelta_partial_grad", "ops.SparseApplyAdadelta(1e-6)(p_v, p_a, p_u, 0.5, 0.9, g, idx)",
+       {"p_v": U(5, 3), "p_a": U(5, 3, lo=0.1, hi=1.0), "p_u": U(5, 3, lo=0.1, hi=1.0), "g": G,
+        "idx": C([2, 4], "int32")}, check="raises"),
+    OC("sparse_apply_adagrad_returns", "ops.SparseApplyAdagrad(0.1)(p_v, p_a, g, idx)",
+       {"p_v": U(5, 3), "p_a": U(5, 3, lo=0.1, hi=1.0), "g": G, "idx": C([3, 0], "int32")}),
+    OC("sparse_apply_adagrad_int_lr", "ops.SparseApplyAdagrad(1)", {}, check="raises"),
+    OC("sparse_apply_adagrad_bad_rows", "ops.SparseApplyAdagrad(0.1)(p_v, p_a, g, idx)",
+       {"p_v": U(5, 3), "p_a": U(5, 3, lo=0.1, hi=1.0), "g": U(2, 4), "idx": C([3, 0], "int32")}, check="raises"),
+    OC("sparse_apply_adagrad_float_indices", "ops.SparseApplyAdagrad(0.1)(p_v, p_a, g, idx)",
+       {"p_v": U(5, 3), "p_a": U(5, 3, lo=0.1, hi=1.0), "g": G, "idx": C([3, 0], "float32")}, check="raises"),
 ]
