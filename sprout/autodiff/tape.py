@@ -174,6 +174,8 @@ class Tape:
                     if g is not None and id(a) in live and isinstance(a, Tensor):
                         if callable(g):  # a deferred gradient: computed only for inputs that need it
                             g = g()
+                        if (a.dtype.is_complex or g.dtype.is_complex) and not _complex_ok(op):
+                            _refuse_complex(op)
                         _accumulate(grads, a, g, F)
             if hooked is not None:  # the inputs (no record made them): their gradients are complete now
                 for key, g in list(grads.items()):
@@ -221,6 +223,23 @@ def kept_copy(t: Tensor, skip: Tape) -> Tensor:
         if tape is not skip:
             tape.record_custom((t,), snap, pass_through)
     return snap
+
+
+# Kinds whose bprops only move, sum or cast cotangents (linear maps that commute with conjugation), or that are
+# differentiated through the ops inside them: right for complex values as they are.
+_COMPLEX_SAFE_KINDS = frozenset({"shape", "control"})
+
+
+def _complex_ok(op: Op) -> bool:
+    """Whether ``op``'s bprop follows the complex convention (dL/dx + i dL/dy: a holomorphic op passes back
+    ``dout * conj(f'(z))``). Ops state it with ``extra["complex_grad"]``; real-only bprops would miss the conjugate."""
+    return op.kind in _COMPLEX_SAFE_KINDS or op.extra.get("complex_grad", False)
+
+
+def _refuse_complex(op: Op) -> None:
+    raise TypeError(f"{op.name}: the gradient for complex inputs is not implemented (its backward rule is written "
+                    "for real values and would miss the conjugate); differentiate through ops that support complex "
+                    "gradients (see docs/ops.md, complex numbers)")
 
 
 def _accumulate(grads: dict, target: Tensor, g: Tensor, F) -> None:

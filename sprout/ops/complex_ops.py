@@ -238,6 +238,9 @@ def conj_if_complex(t):
     return CONJ(t) if dt is not None and dt.is_complex else t
 
 
+for _op in (COMPLEX, REAL, IMAG, CONJ, ANGLE, COMPLEX_ABS, POLAR, VIEW_AS_REAL):  # written for complex values
+    _op.extra["complex_grad"] = True
+
 __all__ = ["real", "imag", "conj", "angle", "polar", "view_as_real", "complex_abs"]
 
 from . import functional as F  # noqa: E402  (bprops call the functional API at run time)

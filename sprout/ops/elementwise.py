@@ -323,4 +323,9 @@ def _cast_bprop(x, out, d, dtype):
 CAST = register(Op("Cast", _cast_impl, _cast_infer, _cast_bprop, "elementwise",
                   fuse=FuseSpec(lines=("_np.copyto({out}, _np.real({0}), casting='unsafe')",), nin=1, attrs=True)))
 
+# bprops right for complex values (the tape refuses complex gradients through any other elementwise op): linear
+# ones, and the holomorphic ones that multiply by the conjugate derivative (_cj); Abs and Cast take real parts
+for _op in (ADD, SUB, NEG, MUL, DIV, SQRT, EXP, LOG, ABS, CAST):
+    _op.extra["complex_grad"] = True
+
 from . import functional as F  # noqa: E402  (bprops above call the functional API at run time)

@@ -122,6 +122,8 @@ def _const(a: np.ndarray):
 
 
 IRFFT = register(Op("IRFFT", _irfft_impl, _irfft_infer, _irfft_bprop, "opaque", fresh_output=True))
+for _op in (FFTN, RFFT, IRFFT):  # bprops are the adjoint transforms (right for complex cotangents)
+    _op.extra["complex_grad"] = True
 
 from . import complex_ops as C  # noqa: E402
 from . import functional as F  # noqa: E402  (bprops call the functional API at run time)

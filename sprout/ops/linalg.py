@@ -95,5 +95,6 @@ def _matmul_emit(ctx, node, args):
 
 MATMUL = register(Op("MatMul", _matmul_impl, _matmul_infer, _matmul_bprop, "opaque", emit=_matmul_emit,
                      fresh_output=True))
+MATMUL.extra["complex_grad"] = True  # the bprop conjugates complex operands
 
 from . import functional as F  # noqa: E402

@@ -48,6 +48,7 @@ def _sum_bprop(x, out, d, axis=(), keep_dims=False):
 
 
 REDUCE_SUM = register(Op("ReduceSum", _sum_impl, _reduce_infer("ReduceSum"), _sum_bprop, "reduce"))
+REDUCE_SUM.extra["complex_grad"] = True  # linear: the cotangent broadcast back (right for complex values)
 
 
 def _mean_impl(x, axis=(), keep_dims=False):
@@ -73,6 +74,7 @@ def _mean_bprop(x, out, d, axis=(), keep_dims=False):
 
 REDUCE_MEAN = register(Op("ReduceMean", _mean_impl, _reduce_infer("ReduceMean"), _mean_bprop,
                           "reduce"))
+REDUCE_MEAN.extra["complex_grad"] = True  # linear (right for complex values)
 
 
 def _extreme_bprop(x, out, d, axis=(), keep_dims=False):
@@ -184,6 +186,7 @@ def _sum_to_emit(ctx, node, args):
 
 
 SUM_TO = register(Op("SumTo", _sum_to_impl, _sum_to_infer, _sum_to_bprop, "reduce", emit=_sum_to_emit))
+SUM_TO.extra["complex_grad"] = True  # linear (right for complex values)
 SUM_TO.extra["symbolic_attrs"] = True  # a None target dim keeps x's aligned dim
 
 

@@ -164,3 +164,21 @@ def test_gradients_where_mindspore_cpu_is_wrong():
     # MindSpore gives sign(abs) * cos(angle) for a negative magnitude; d/d abs of Re(abs e^{i angle}) is cos(angle)
     pa = ms.grad(lambda a: ops.real(ops.polar(a, Tensor(IM))).sum())(Tensor(RE))
     np.testing.assert_allclose(pa.asnumpy(), np.cos(IM), rtol=1e-6)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("op_name, fn", [("Square", lambda z: ops.real(ops.square(z)).sum()),
+                                        ("Sin", lambda z: ops.real(ops.sin(z)).sum()),
+                                        ("Tanh", lambda z: ops.imag(ops.tanh(z) * 2).sum())])
+def test_gradient_through_an_op_without_a_complex_rule_is_refused(op_name, fn, mode):
+    """An op whose bprop is written for real values would pass back dout * f'(z) without the conjugate (a silently
+    wrong gradient): the tape refuses it, eagerly and in both captures, naming the op."""
+    with pytest.raises(TypeError, match=f"{op_name}: the gradient for complex inputs is not implemented"):
+        grad_in_mode(fn, [Tensor(C)], mode, (0,))
+
+
+def test_complex_values_through_shape_ops_keep_their_gradients():
+    """Shape ops only move cotangents: no refusal, and the convention's value."""
+    g = ms.grad(lambda z: ops.real(ops.reshape(ops.transpose(z.reshape(1, 3), (1, 0)), (3,)) * Tensor(C)).sum())(
+        Tensor(C))
+    np.testing.assert_allclose(g.asnumpy(), np.conj(C), rtol=1e-6)
