@@ -531,6 +531,7 @@ from .classes_optim import *  # noqa: E402,F401,F403
 from .classes_stats import *  # noqa: E402,F401,F403
 from .classes_color import *  # noqa: E402,F401,F403
 from .classes_nms import *  # noqa: E402,F401,F403
+from .classes_linalg2 import *  # noqa: E402,F401,F403
 from .classes_debug import *  # noqa: E402,F401,F403
 from .classes_sparse import *  # noqa: E402,F401,F403
 

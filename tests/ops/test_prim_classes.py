@@ -174,3 +174,27 @@ def test_sparse_apply_rejects_duplicate_and_out_of_range_indices():
     want[[3, 0]] -= 0.5 / np.sqrt(2.0)
     np.testing.assert_allclose(var.asnumpy(), want, rtol=1e-6)
     np.testing.assert_allclose(acc.asnumpy()[[0, 3]], 2.0)
+
+
+def test_tridiagonal_matmul_and_matrix_solve_ls_gradients_match_finite_differences():
+    sup, main, sub = (RNG.uniform(-1, 1, (1, 4)) for _ in range(3))
+    rhs = RNG.uniform(-1, 1, (4, 2))
+    w = RNG.uniform(-1, 1, (4, 2))
+    tri = ops.TridiagonalMatMul()
+
+    def tri_loss(s):
+        return (tri(s, ms.Tensor(main), ms.Tensor(sub), ms.Tensor(rhs)) * ms.Tensor(w)).sum()
+
+    got = ms.grad(tri_loss)(ms.Tensor(sup)).asnumpy()
+    np.testing.assert_allclose(got, _finite_differences(lambda s: float(tri_loss(ms.Tensor(s)).asnumpy()), sup),
+                               rtol=1e-5, atol=1e-7)
+    a, b = RNG.uniform(-1, 1, (5, 3)), RNG.uniform(-1, 1, (5, 2))
+    l2 = ms.Tensor(np.float64(0.2))
+    wls = RNG.uniform(-1, 1, (3, 2))
+
+    def ls_loss(m):
+        return (ops.MatrixSolveLs()(m, ms.Tensor(b), l2) * ms.Tensor(wls)).sum()
+
+    got = ms.grad(ls_loss)(ms.Tensor(a)).asnumpy()
+    np.testing.assert_allclose(got, _finite_differences(lambda m: float(ls_loss(ms.Tensor(m)).asnumpy()), a),
+                               rtol=1e-5, atol=1e-7)
