@@ -1,7 +1,10 @@
 """PascalCase primitive classes for the math functions of ``functional_math.py``."""
 from __future__ import annotations
 
+from ..core.dispatch import bind
+from ..core.tensor import Tensor
 from . import complex_ops as C
+from . import math_ops as M
 from . import functional as F
 from .primitive_classes import Primitive, _simple
 
@@ -123,5 +126,16 @@ class NanToNum(Primitive):
         return F.nan_to_num(x, self.nan, self.posinf, self.neginf)
 
 
+class Betainc(Primitive):
+    """``Betainc()(a, b, x)``: the regularised incomplete beta function I_x(a, b) of three same-shape float32/64
+    tensors (differentiable in all three: x in closed form, a and b by central differences)."""
+
+    def __call__(self, a, b, x):
+        for name, t in (("a", a), ("b", b), ("x", x)):
+            if not isinstance(t, Tensor):
+                raise TypeError(f"For 'Betainc', the input '{name}' must be a Tensor, but got {type(t).__name__}.")
+        return bind(M.BETAINC, (a, b, x), {})
+
+
 __all__ = list(_STATELESS) + ["ConjugateTranspose", "FFTWithSize", "MulNoNan", "ApproximateEqual", "IsClose", "Logit",
-                               "Mvlgamma", "NanToNum"]
+                               "Mvlgamma", "NanToNum", "Betainc"]

@@ -5,7 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtype as mstype
+from ..core.dispatch import bind
 from ..core.op import FuseSpec, Op, OpError, register
+from ..core.types import TensorType
 from ._infer import elementwise_infer
 from .elementwise import _no_grad, _unbroadcast, elementwise, int_zero_divisor
 
@@ -262,6 +264,45 @@ def _igammac_bprop(a, x, out, d):
 def _zeta_bprop(x, q, out, d):
     gx = _unbroadcast(F.mul(d, _param_derivative(F.zeta, x, q, True)), x)
     return gx, _unbroadcast(F.mul(d, F.mul(F.neg(x), F.zeta(F.add(x, 1), q))), q)
+
+
+# ---- regularised incomplete beta I_x(a, b): three same-shape float inputs, no broadcasting (MindSpore's Betainc) --
+def _betainc_infer(a, b, x):
+    for name, t in (("a", a), ("b", b), ("x", x)):
+        if t.dtype not in (mstype.float32, mstype.float64):
+            raise TypeError(f"For 'Betainc', the input '{name}' must be a float32 or float64 tensor, "
+                            f"but got {t.dtype}.")
+    if not a.dtype == b.dtype == x.dtype:
+        raise TypeError(f"For 'Betainc', 'a', 'b' and 'x' must have one dtype, but got {a.dtype}, {b.dtype} and "
+                        f"{x.dtype}.")
+    if not tuple(a.shape) == tuple(b.shape) == tuple(x.shape):
+        raise OpError(f"For 'Betainc', 'a', 'b' and 'x' must have one shape, but got {list(a.shape)}, "
+                      f"{list(b.shape)} and {list(x.shape)}.")
+    return a
+
+
+def _betainc_impl(a, b, x):
+    """I_x(a, b); NaN outside a, b > 0 and 0 <= x <= 1."""
+    _betainc_infer(*(TensorType(v.shape, mstype.from_numpy(v.dtype)) for v in (a, b, x)))
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        return np.asarray(scipy_special("betainc")(a, b, x)).astype(a.dtype, copy=False)
+
+
+def _betainc64(a, b, x):
+    return bind(BETAINC, (a, b, x), {})
+
+
+def _betainc_bprop(a, b, x, out, d):
+    """dI/dx = x^(a-1) (1-x)^(b-1) / B(a, b); dI/da and dI/db by central differences (no closed form)."""
+    a64, b64 = F.cast(a, mstype.float64), F.cast(b, mstype.float64)
+    da = _param_derivative(lambda p, q: _betainc64(p, b64, q), a, x, True)
+    db = _param_derivative(lambda p, q: _betainc64(a64, p, q), b, x, True)
+    log_beta = F.sub(F.add(F.lgamma(a), F.lgamma(b)), F.lgamma(F.add(a, b)))
+    dx = F.exp(F.sub(F.add(F.mul(F.sub(a, 1), F.log(x)), F.mul(F.sub(b, 1), F.log1p(F.neg(x)))), log_beta))
+    return F.mul(d, da), F.mul(d, db), F.mul(d, dx)
+
+
+BETAINC = register(Op("Betainc", _betainc_impl, _betainc_infer, _betainc_bprop, "opaque"))
 
 
 IGAMMA = _binary("Igamma", _special("gammainc"), _igamma_bprop)

@@ -58,6 +58,8 @@ CASES = [
     _b("LogAddExp2", ops.logaddexp2, np.logaddexp2),
     _b("Heaviside", ops.heaviside, np.heaviside, grad=()),
     _b("NextAfter", ops.nextafter, np.nextafter, grad=()),
+    Case("Betainc", lambda a, b, x: ops.Betainc()(a, b, x), (P, POS(2, 3, lo=0.5, hi=3.0), POS(2, 3, lo=0.1, hi=0.9)),
+         sp.betainc, grad=(0, 1, 2), fd_tol=1e-4),
     _b("Igamma", ops.igamma, sp.gammainc, a=P, b=POS(3), fd_tol=1e-4),
     _b("Igammac", ops.igammac, sp.gammaincc, a=P, b=POS(3), fd_tol=1e-4),
     _b("Zeta", ops.zeta, sp.zeta, a=POS(2, 3, lo=1.5, hi=3.0), b=POS(3), fd_tol=1e-4),

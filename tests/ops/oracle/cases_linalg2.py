@@ -1,4 +1,4 @@
-"""ops.TridiagonalMatMul and ops.MatrixSolveLs against MindSpore 2.10's CPU kernels."""
+"""ops.TridiagonalMatMul, ops.MatrixSolveLs and ops.Betainc against MindSpore 2.10's CPU kernels."""
 from . import OC, U
 
 F64 = "Tensor(np.float64({}))".format
@@ -30,4 +30,14 @@ CASES = [
     OC("matrix_solve_ls_rows", f"ops.MatrixSolveLs()(a, b, {F64(0.0)})",
        {"a": U(5, 3, dtype="float64"), "b": U(4, 2, dtype="float64")}, check="raises"),
     OC("matrix_solve_ls_int_fast", "ops.MatrixSolveLs(fast=1)", {}, check="raises"),
+    OC("betainc", "ops.Betainc()(a, b, x)", {"a": U(3, 4, lo=0.1, hi=5.0), "b": U(3, 4, lo=0.1, hi=5.0),
+                                             "x": U(3, 4, lo=0.0, hi=1.0)}),
+    OC("betainc_float64", "ops.Betainc()(a, b, x)", {"a": U(6, lo=0.5, hi=20.0, dtype="float64"),
+                                                     "b": U(6, lo=0.5, hi=20.0, dtype="float64"),
+                                                     "x": U(6, lo=0.0, hi=1.0, dtype="float64")}),
+    OC("betainc_shape", "ops.Betainc()(a, b, x)", {"a": U(3, lo=0.5, hi=2.0), "b": U(3, lo=0.5, hi=2.0),
+                                                   "x": U(2, lo=0.0, hi=1.0)}, check="raises"),
+    OC("betainc_float16", "ops.Betainc()(a, b, x)", {"a": U(3, lo=0.5, hi=2.0, dtype="float16"),
+                                                     "b": U(3, lo=0.5, hi=2.0, dtype="float16"),
+                                                     "x": U(3, lo=0.0, hi=1.0, dtype="float16")}, check="raises"),
 ]
