@@ -131,7 +131,8 @@ def _groups(graph: Graph, fusible) -> list[list[int]]:
                 cand = join + [g]
                 outside = [y for y in node.inputs if gid_of(y) not in cand]
                 ok = all(not depends(y, c) for y in outside for c in cand)
-                ok = ok and all(find(e) not in cand for c in cand for e in ext[c] if find(e) != c)
+                # no candidate may need (through other groups' outside inputs, transitively) another one
+                ok = ok and all(d not in cand for c in cand for d in closure(ext[c]) if d != c)
                 if ok:
                     join = cand
             if join:

@@ -199,3 +199,34 @@ def f(x):
 @pytest.mark.parametrize("check, mode", ALL_CHECKS)
 def test_closure_sees_what_a_branch_assigns(body, check, mode):
     assert_agrees(_prog(body, W4, "x"), X4, check=check, mode=mode)
+
+
+# ---- seed 81040: elementwise fusion grouping a cycle ---------------------------------------------------------
+# In the backward of this segment a [2, 3] group A feeds a [3] group B (SumTo), B feeds a new [2, 3] group C
+# (SumTo, Reshape, BroadcastTo), and a node reading both A and C merged them: C's outside input depends on B,
+# which had grown to depend on A after C's check saw it (the check read each group's outside inputs one level
+# deep). ``fuse_elementwise: grouping made a cycle`` under grad_of_jit(bytecode). Fixed in passes/fuse.py (the
+# merge check follows other groups' outside inputs transitively, as the dependency check already did).
+SRC_FUSE_CYCLE = _prog("""
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.scale = 0.1
+
+    def construct(self, x):
+        v4 = ops.ones((2, 3))
+        for e8 in v4:
+            xs9 = [(ops.ones((2, 3)) if (ops.ones(()) <= 0.5) else ops.mul(x, x)),
+                   ops.add(x, (x.sum() / (ops.abs(e8) + 1)))]
+            v10 = (e8 / (ops.abs((xs9[0] - ops.ones(()))) + 1))
+        return x
+
+
+net = Net()
+""", [[0.25, 0.75, 1.25], [0.5, 1.0, 0.25]], "x", entry="net")
+
+
+@pytest.mark.parametrize("check, mode", ALL_CHECKS)
+def test_fusion_merge_does_not_make_a_cycle(check, mode):
+    assert_agrees(SRC_FUSE_CYCLE, [("x", "tensor", [[0.18, 0.33, -0.19], [-1.44, 1.41, 0.23]],
+                                    [[0.86, 0.96, -0.38], [-1.19, -1.22, 1.21]])], check=check, mode=mode, entry="net")
