@@ -315,7 +315,12 @@ class GraphBuilder:
             if id(outer) not in seen:
                 seen.add(id(outer))
                 self._spread(outer, new, seen)
+        b = self  # what an enclosing builder recorded about an outer tensor holds in here too (a nested body)
         entry = self._when.get(id(obj))
+        while (entry is None or entry[0] is not obj) and b.parent is not None \
+                and not (isinstance(obj, Tracer) and obj._builder is b):
+            b = b.parent
+            entry = b._when.get(id(obj))
         if entry is None or entry[0] is not obj:
             return
         from ..ops import functional as F

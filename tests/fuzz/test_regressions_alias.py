@@ -230,3 +230,52 @@ net = Net()
 def test_fusion_merge_does_not_make_a_cycle(check, mode):
     assert_agrees(SRC_FUSE_CYCLE, [("x", "tensor", [[0.18, 0.33, -0.19], [-1.44, 1.41, 0.23]],
                                     [[0.86, 0.96, -0.38], [-1.19, -1.22, 1.21]])], check=check, mode=mode, entry="net")
+
+
+# ---- seed 81865: a write inside a nested if to a Parameter that an outer branch's operand is -----------------
+# ``h0(p1)``: the operand ``a`` is p1; an inner ``elif`` assigns p1, so eagerly ``a`` changes too. The outer
+# branch recorded ``a``'s alias of p1, but the inner branch's write looked only at its own builder's records:
+# ``a`` kept p1's old value (p0 got mean(p1) + 1 = 0.29 instead of 2). Fixed in ir/builder.py (a write consults
+# what enclosing builders recorded about the outer tensor).
+SRC_NESTED_PARAM = """import numpy as np
+import sprout as ms
+from sprout import Parameter, Tensor, nn, ops
+
+p0 = Parameter(Tensor(np.array([-0.69, 0.52, 2.06], np.float32)), name='p0')
+p1 = Parameter(Tensor(np.array([-0.06, -1.33, -0.75], np.float32)), name='p1')
+
+
+def h0(a, c=3.0):
+    if (ops.ones(()) > 1.5):
+        pass
+    elif (ops.ones(()) > 0.5):
+        ops.assign(p1, ops.ones((3,)))
+    else:
+        a += ops.ones((3,))
+    return (a.mean() + ops.ones((3,)))
+
+
+def f():
+    ops.assign(p0, h0(p1))
+    return ops.ones((3,))
+
+
+FUZZ_W0 = Tensor(np.array([0.25, 0.75, 1.25], np.float32))
+
+
+def fuzz_combine(out):
+    return (out * FUZZ_W0).sum()
+
+
+def fuzz_loss():
+    return fuzz_combine(f())
+
+
+def fuzz_grad():
+    return ops.grad(fuzz_loss, grad_position=(), weights=[p0])()
+"""
+
+
+@pytest.mark.parametrize("check, mode", ALL_CHECKS)
+def test_write_in_nested_if_reaches_the_operand(check, mode):
+    assert_agrees(SRC_NESTED_PARAM, [], check=check, mode=mode, weights=["p0"])
