@@ -1,7 +1,8 @@
 """MindSpore dtype objects (ms.float32 ...), NumPy mapping and type promotion."""
 from __future__ import annotations
 
-import ml_dtypes
+import sys
+
 import numpy as np
 
 
@@ -58,20 +59,26 @@ float64 = Type("Float64", np.float64, 3, 64)
 
 
 class _Watched(Type):
-    """A dtype whose first NumPy use is announced (``on_first_use``): bfloat16, whose ops take a lowered route
-    (core/bf16.py) that eager dispatch switches on only once a bfloat16 array can exist."""
+    """A dtype whose NumPy type is imported on first use and whose first use is announced (``on_first_use``):
+    bfloat16, stored as ml_dtypes' type (that import costs ~0.7 s, so a process that never uses bfloat16 never
+    pays it) and computed on a lowered route (core/bf16.py) that eager dispatch switches on only then."""
 
-    __slots__ = ()
+    __slots__ = ("_load",)
 
-    def __init__(self, name: str, np_dtype, category: int, bits: int):
-        self.name, self.category, self.bits = name, category, bits
-        Type.np.__set__(self, np.dtype(np_dtype))
+    def __init__(self, name: str, load, category: int, bits: int):
+        self.name, self.category, self.bits, self._load = name, category, bits, load
 
     @property
     def np(self):
+        try:
+            found = Type.np.__get__(self)
+        except AttributeError:  # first use: import the storage type
+            found = np.dtype(self._load())
+            Type.np.__set__(self, found)
+            _FROM_NP[found] = self
         if _first_use:
             announce_use()
-        return Type.np.__get__(self)
+        return found
 
 
 _first_use: list = []  # callbacks run (then dropped) the first time bfloat16's NumPy dtype is asked for
@@ -87,9 +94,21 @@ def announce_use() -> None:
         _first_use.pop()()
 
 
+def _ml_dtypes_bfloat16():
+    import ml_dtypes
+
+    return ml_dtypes.bfloat16
+
+
+def is_bfloat16_np(np_dtype) -> bool:
+    """Whether a NumPy dtype is bfloat16, without importing ml_dtypes: until something imported it, no array
+    can have that dtype."""
+    mod = sys.modules.get("ml_dtypes")
+    return mod is not None and np_dtype == mod.bfloat16
+
+
 # bfloat16: stored as ml_dtypes' NumPy bfloat16; ops compute it in float32 and round once (core/bf16.py)
-bfloat16 = _Watched("BFloat16", ml_dtypes.bfloat16, 3, 16)
-np_bfloat16 = ml_dtypes.bfloat16  # MindSpore's mstype.np_bfloat16: the NumPy scalar type of bfloat16
+bfloat16 = _Watched("BFloat16", _ml_dtypes_bfloat16, 3, 16)
 complex64 = Type("Complex64", np.complex64, 4, 64)
 complex128 = Type("Complex128", np.complex128, 4, 128)
 
@@ -101,7 +120,7 @@ float_ = float32
 
 _ALL = (bool_, uint8, uint16, uint32, uint64, int8, int16, int32, int64, float16, float32, float64, bfloat16,
         complex64, complex128)
-_FROM_NP = {Type.np.__get__(t): t for t in _ALL}
+_FROM_NP = {Type.np.__get__(t): t for t in _ALL if not isinstance(t, _Watched)}  # bfloat16 joins on first use
 _NAMES = {t.name: t for t in _ALL}
 number_type = tuple(t for t in _ALL if t is not bool_)
 float_type = (float16, float32, float64, bfloat16)
@@ -119,7 +138,10 @@ def from_numpy(np_dtype) -> Type:
     try:
         found = _FROM_NP[np.dtype(np_dtype)]
     except (KeyError, TypeError):
-        raise TypeError(f"sprout does not support the NumPy dtype {np_dtype!r}") from None
+        if not is_bfloat16_np(np_dtype):
+            raise TypeError(f"sprout does not support the NumPy dtype {np_dtype!r}") from None
+        found = bfloat16
+        found.np  # noqa: B018  (registers the storage type)
     if found is bfloat16 and _first_use:
         announce_use()
     return found
@@ -204,4 +226,6 @@ def __getattr__(name: str):
     # mstype.int / mstype.float / mstype.bool: attributes only, never globals here (they would shadow the builtins)
     if name in _BUILTIN_NAMED:
         return _BUILTIN_NAMED[name]
+    if name == "np_bfloat16":  # MindSpore's mstype.np_bfloat16: the NumPy scalar type of bfloat16 (imported lazily)
+        return _ml_dtypes_bfloat16()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -21,13 +21,20 @@ from .. import dtype as mstype
 from .op import Op
 from .types import TensorType, type_of
 
-BF16 = np.dtype(mstype.np_bfloat16)
-_BF16_NUM = BF16.num  # also matches a byte-swapped bfloat16 dtype, which is a different dtype object
+BF16: np.dtype | None = None  # set by activate() when the first bfloat16 value exists (ml_dtypes is imported then)
+_BF16_NUM = -1  # BF16.num: also matches a byte-swapped bfloat16 dtype, which is a different dtype object
 _F32 = np.dtype(np.float32)
 # kinds whose kernels keep their own dtype handling: control bodies run lowered nodes themselves, state
 # writes and collectives work on the stored buffers
 _KEEP_KINDS = ("control", "effect", "collective")
 _variants: dict[int, Op] = {}
+
+
+def activate() -> None:
+    """Eager dispatch turns the bfloat16 route on: learn the storage dtype (imported by then)."""
+    global BF16, _BF16_NUM
+    BF16 = mstype.bfloat16.np
+    _BF16_NUM = BF16.num
 
 
 def lowerable(op: Op) -> bool:

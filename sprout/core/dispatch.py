@@ -40,6 +40,7 @@ def _enable_bf16() -> None:
     op touching bfloat16 (core/bf16.py). ``_slow`` keeps meaning "tapes, graphs, observers or policies are
     active". Processes without bfloat16 keep the fast path untouched."""
     global _bf16_on
+    _bf16.activate()
     _bf16_on = True
     _refresh()
 

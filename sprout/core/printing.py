@@ -9,7 +9,6 @@ from .. import dtype as mstype
 
 _EDGE = 3  # items shown at each end of a summarised dimension
 _THRESHOLD_1D = 1000  # a 1-D tensor is summarised only past this many elements
-_BF16 = np.dtype(mstype.np_bfloat16)
 _ELLIPSIS_ROW = re.compile(r"^(\s*)\.\.\.,$", re.MULTILINE)
 
 
@@ -31,7 +30,7 @@ def format_value(arr: np.ndarray) -> str:
     wrapping after every 12 floats/bools or 24 integers; a tensor of rank >= 2 shows only
     3 items at each end of every dimension longer than 6; floats are ``% .8e`` (``% .4e``
     for float16); scalars print with ``%g``."""
-    if arr.dtype == _BF16:
+    if mstype.is_bfloat16_np(arr.dtype):
         return _format_bf16(arr.astype(np.float32))
     if arr.dtype.kind == "c":
         return _format_complex(arr)
@@ -121,7 +120,7 @@ def tensor_repr(shape: tuple, dtype_name: str, arr: np.ndarray) -> str:
 
 
 def tensor_str(arr: np.ndarray) -> str:
-    if arr.dtype == _BF16:  # MindSpore: each value ``%f``, NumPy's layout otherwise
+    if mstype.is_bfloat16_np(arr.dtype):  # MindSpore: each value ``%f``, NumPy's layout otherwise
         wide = arr.astype(np.float32)
         if not arr.ndim:
             return f"{float(wide):f}"

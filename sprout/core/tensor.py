@@ -7,7 +7,6 @@ from .. import dtype as mstype
 from . import host as _host
 from . import printing
 
-_BF16 = np.dtype(mstype.np_bfloat16)
 
 
 def _to_array(data, dtype: mstype.Type | None) -> np.ndarray:
@@ -29,8 +28,10 @@ def _to_array(data, dtype: mstype.Type | None) -> np.ndarray:
             _check_fits(arr, dtype)
         arr = arr.astype(dtype.np, copy=False)
     elif arr.dtype not in mstype._FROM_NP:
-        raise TypeError(f"Tensor: unsupported element type {arr.dtype}")
-    if mstype._first_use and arr.dtype == _BF16:
+        if not mstype.is_bfloat16_np(arr.dtype):
+            raise TypeError(f"Tensor: unsupported element type {arr.dtype}")
+        mstype.bfloat16.np  # noqa: B018  (the first bfloat16 array came from the user: register its storage type)
+    if mstype._first_use and mstype.is_bfloat16_np(arr.dtype):
         mstype.announce_use()
     return arr
 
@@ -280,7 +281,7 @@ class Parameter(Tensor):
             data = _to_array(default_input, None)
         if not data.flags.writeable:
             data = data.copy()
-        if mstype._first_use and data.dtype == _BF16:
+        if mstype._first_use and mstype.is_bfloat16_np(data.dtype):
             mstype.announce_use()
         if name is not None and not isinstance(name, str):
             raise ValueError(f"Parameter: name must be a str or None, got {type(name).__name__} {name!r}")

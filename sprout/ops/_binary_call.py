@@ -6,13 +6,12 @@ from collections.abc import Callable
 import numpy as np
 
 from ..core import dispatch
-from ..core.bf16 import BF16
+from ..core import bf16 as _bf16
 from ..core.dispatch import bind
 from ..core.op import Op, OpError
 from ..core.tensor import Parameter, Tensor
 
 _ndarray, _asarray, _new = np.ndarray, np.asarray, object.__new__
-_BF16_NUM = BF16.num  # a bfloat16 operand takes bind's checked path (core/bf16.py lowers the op)
 
 
 def binary_function(prim: Op, promote: Callable, no_attrs: dict) -> Callable:
@@ -35,7 +34,7 @@ def binary_function(prim: Op, promote: Callable, no_attrs: dict) -> Callable:
                 a, b = input._data, other
             else:
                 return bind(prim, promote(input, other, name), no_attrs)
-            if dispatch._checked and (dispatch._slow or a.dtype.num == _BF16_NUM):
+            if dispatch._checked and (dispatch._slow or a.dtype.num == _bf16._BF16_NUM):  # bf16: bind lowers it
                 return bind(prim, (input, other), no_attrs)
             try:
                 out = prim.impl(a, b)  # (read per call, as bind does: the op table's spy replaces it)

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import binascii
 
-import ml_dtypes
 import numpy as np
+
+from .. import dtype as mstype
 
 # The schema (proto2), as MindSpore 2.x declares it:
 #   message Checkpoint { message Value { required string tag = 1;
@@ -19,9 +20,11 @@ TYPE_TO_NP = {
     "Int8": np.dtype("<i1"), "Int16": np.dtype("<i2"), "Int32": np.dtype("<i4"), "Int64": np.dtype("<i8"),
     "UInt8": np.dtype("<u1"), "UInt16": np.dtype("<u2"), "UInt32": np.dtype("<u4"), "UInt64": np.dtype("<u8"),
     "Float16": np.dtype("<f2"), "Float32": np.dtype("<f4"), "Float64": np.dtype("<f8"),
-    "BFloat16": np.dtype(ml_dtypes.bfloat16),  # raw little-endian bfloat16 bytes, as MindSpore writes them
 }
 NP_TO_TYPE = {(dt.kind, dt.itemsize): name for name, dt in TYPE_TO_NP.items()}  # byte order aside
+# raw little-endian bfloat16 bytes, as MindSpore writes them: ml_dtypes' bfloat16 (a 2-byte void-kind NumPy dtype),
+# imported when a checkpoint holds one (mstype.bfloat16.np)
+NP_TO_TYPE[("V", 2)] = "BFloat16"
 STR_TYPE = "str"  # a Python string saved through append_dict: UTF-32-LE text, dims [0]
 CRC_MARK = b"crc_num"
 CRC_TRAILER_LEN = len(CRC_MARK) + 10
@@ -201,7 +204,7 @@ def record_value(tag: str, dims: list, tensor_type: str, content):
             return bytes(content).decode("utf-32-le").rstrip("\x00")
         except UnicodeDecodeError:
             raise ProtoError(f"string entry {tag!r} is not valid UTF-32") from None
-    dtype = TYPE_TO_NP.get(tensor_type)
+    dtype = mstype.bfloat16.np if tensor_type == "BFloat16" else TYPE_TO_NP.get(tensor_type)
     if dtype is None:
         raise ProtoError(f"entry {tag!r} has unknown or unsupported tensor_type {tensor_type!r}")
     if any(d < 0 for d in dims):

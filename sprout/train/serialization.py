@@ -8,9 +8,9 @@ import os
 import secrets
 import warnings
 
-import ml_dtypes
 import numpy as np
 
+from sprout import dtype as mstype
 from sprout.train import _ckpt_proto as proto
 
 __all__ = ["CheckpointLoadError", "load_checkpoint", "load_param_into_net", "save_checkpoint", "export", "load"]
@@ -65,7 +65,7 @@ def _to_numpy(value, what: str) -> np.ndarray:
 
 def _family(dtype: np.dtype) -> str:
     """NumPy's kind letter, with ml_dtypes' bfloat16 (kind "V") counted as a float."""
-    return "f" if dtype == ml_dtypes.bfloat16 else dtype.kind
+    return "f" if mstype.is_bfloat16_np(dtype) else dtype.kind
 
 
 def _type_name(dtype: np.dtype) -> str:
@@ -340,7 +340,7 @@ def _st_load_bf16(st_load, data: bytes, header_len: int, header: dict) -> dict:
     text = data[8:8 + header_len].replace(b'"dtype":"BF16"', b'"dtype":"U16" ')
     tensors = st_load(data[:8] + text + data[8 + header_len:])
     for name in bf16:
-        tensors[name] = tensors[name].view(ml_dtypes.bfloat16)
+        tensors[name] = tensors[name].view(mstype.bfloat16.np)
     return tensors
 
 
