@@ -325,9 +325,12 @@ class GraphBuilder:
             return
         from ..ops import functional as F
 
-        for other, pred, negate in entry[1]:
-            if id(other) in seen:
-                continue
+        # claim every direct alias before following any of them: a longer path (obj -> an alias -> its other alias)
+        # must not mark a direct alias as done with that path's predicate (a tensor ternary's output reached
+        # through the other operand kept its old value where it was obj: fuzz-23)
+        direct = [e for e in entry[1] if id(e[0]) not in seen]
+        seen.update(id(e[0]) for e in direct)
+        for other, pred, negate in direct:
             o = self.target(other)
             if o._var.type != getattr(new, "type", None):
                 continue
