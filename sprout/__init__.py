@@ -26,65 +26,68 @@ from .core.generator import (Generator, default_generator, seed, manual_seed, in
 from .jit.api import jit, ms_function, mutable, JitConfig  # noqa: F401
 from .jit.classes import jit_class  # noqa: F401
 from .common import initializer  # noqa: F401
-from . import nn  # noqa: F401
-from . import dataset  # noqa: F401
-from . import mindrecord  # noqa: F401
-from . import communication, parallel  # noqa: F401
 from .context import set_algo_parameters, get_algo_parameters, reset_algo_parameters  # noqa: F401
 from .context import (set_device, get_current_device, set_deterministic, set_recursion_limit,  # noqa: F401
                       DeviceInfo)
-from . import runtime  # noqa: F401
-from .parallel import Layout, reshard  # noqa: F401
-from .parallel import (shard, build_searched_strategy, load_distributed_checkpoint,  # noqa: F401
-                       merge_sliced_parameter, transform_checkpoints, rank_list_for_transform,
-                       transform_checkpoint_by_rank, unified_safetensors)
-from . import train  # noqa: F401
-from .train import (Model, Callback, RunContext, LossMonitor, TimeMonitor, ModelCheckpoint,  # noqa: F401
-                    CheckpointConfig, EarlyStopping, ReduceLROnPlateau, History, LambdaCallback,
-                    LearningRateScheduler, Metric, Accuracy, Loss, MAE, MSE, TopKCategoricalAccuracy,
-                    Top1CategoricalAccuracy, Top5CategoricalAccuracy, get_metric_fn, names,
-                    save_checkpoint, load_checkpoint, load_param_into_net)
-from .train import LossScaleManager, FixedLossScaleManager, DynamicLossScaleManager  # noqa: F401
-from .train import SummaryRecord, SummaryCollector  # noqa: F401
-from . import amp  # noqa: F401
-from .deploy import export, load  # noqa: F401
-from . import onnx  # noqa: F401
-from . import log  # noqa: F401
-from . import debug  # noqa: F401
-from .profiler import Profiler  # noqa: F401
+from . import debug  # noqa: F401  (records compiles from the start: sprout.debug.report())
 from .common.tensor_api import tensor, from_numpy, from_dlpack, to_dlpack, frombuffer, swap_tensors  # noqa: F401
 from .dtype import (int_, float_, uint, number, string, list_, tuple_, type_none, tensor_type,  # noqa: F401,A004
                     TensorType, Type, long, short, byte, ubyte, ushort, intc, intp, uintc, uintp,
                     dtype_to_pytype, get_py_obj_dtype)
 from .dtype_kinds import BUILTIN_NAMED as _BUILTIN_NAMED
 from .ops import constexpr, is_tensor, vmap, jvp, jacfwd, jacrev, get_grad  # noqa: F401
-from .amp import build_train_network  # noqa: F401
-from .runtime import synchronize, empty_cache, launch_blocking, dispatch_threads_num, set_memory  # noqa: F401
-from .log import get_level, get_log_config  # noqa: F401
-from .train import (BleuScore, ConfusionMatrix, ConfusionMatrixMetric, CosineSimilarity, Dice, F1,  # noqa: F401
-                    Fbeta, HausdorffDistance, MeanSurfaceDistance, OcclusionSensitivity, Perplexity, Precision, ROC,
-                    Recall, RootMeanSquareDistance, auc, rearrange_inputs)
 from .jit.inline import lazy_inline, no_inline  # noqa: F401
-from .nn.recompute import recompute  # noqa: F401
-from .train import BackupAndRestore, OnRequestExit  # noqa: F401
-from .run_check import run_check  # noqa: F401
-from . import device_context, hal  # noqa: F401
-from .train.ckpt_async import load_checkpoint_async, async_ckpt_thread_status  # noqa: F401
-from .train.ckpt_convert import ckpt_to_safetensors, safetensors_to_ckpt  # noqa: F401
-from .train.dataset_helper import DatasetHelper, connect_network_with_dataset, data_sink  # noqa: F401
-from .mindrecord import (FileWriter, FileReader, Cifar10ToMR, Cifar100ToMR, CsvToMR, ImageNetToMR,  # noqa: F401
-                         MnistToMR, SUCCESS, FAILED)
+from .run_check import run_check  # noqa: F401  (the function, not the module of the same name)
 
 __version__ = "0.1.0"
 
-_LAZY_SUBMODULES = ("numpy", "mint", "experimental")  # ms.numpy / ms.mint / ms.experimental, imported on first use
+# Imported on first use (PEP 562), so that `import sprout` costs only what every program needs (tensors, ops,
+# jit): a job's ranks import sprout at start-up, and nn/train/dataset... are about half of the whole import.
+# `ms.nn`, `from sprout import Model` and `import sprout.train` behave as if they had been imported here.
+_LAZY_SUBMODULES = ("nn", "dataset", "mindrecord", "communication", "parallel", "runtime", "train", "amp", "onnx",
+                    "log", "deploy", "profiler", "device_context", "hal", "numpy", "mint",
+                    "experimental")
+_LAZY_NAMES = {
+    "parallel": ("Layout", "reshard", "shard", "build_searched_strategy", "load_distributed_checkpoint",
+                 "merge_sliced_parameter", "transform_checkpoints", "rank_list_for_transform",
+                 "transform_checkpoint_by_rank", "unified_safetensors"),
+    "train": ("Model", "Callback", "RunContext", "LossMonitor", "TimeMonitor", "ModelCheckpoint", "CheckpointConfig",
+              "EarlyStopping", "ReduceLROnPlateau", "History", "LambdaCallback", "LearningRateScheduler", "Metric",
+              "Accuracy", "Loss", "MAE", "MSE", "TopKCategoricalAccuracy", "Top1CategoricalAccuracy",
+              "Top5CategoricalAccuracy", "get_metric_fn", "names", "save_checkpoint", "load_checkpoint",
+              "load_param_into_net", "LossScaleManager", "FixedLossScaleManager", "DynamicLossScaleManager",
+              "SummaryRecord", "SummaryCollector", "BleuScore", "ConfusionMatrix", "ConfusionMatrixMetric",
+              "CosineSimilarity", "Dice", "F1", "Fbeta", "HausdorffDistance", "MeanSurfaceDistance",
+              "OcclusionSensitivity", "Perplexity", "Precision", "ROC", "Recall", "RootMeanSquareDistance", "auc",
+              "rearrange_inputs", "BackupAndRestore", "OnRequestExit"),
+    "train.ckpt_async": ("load_checkpoint_async", "async_ckpt_thread_status"),
+    "train.ckpt_convert": ("ckpt_to_safetensors", "safetensors_to_ckpt"),
+    "train.dataset_helper": ("DatasetHelper", "connect_network_with_dataset", "data_sink"),
+    "mindrecord": ("FileWriter", "FileReader", "Cifar10ToMR", "Cifar100ToMR", "CsvToMR", "ImageNetToMR", "MnistToMR",
+                   "SUCCESS", "FAILED"),
+    "amp": ("build_train_network",),
+    "deploy": ("export", "load"),
+    "profiler": ("Profiler",),
+    "runtime": ("synchronize", "empty_cache", "launch_blocking", "dispatch_threads_num", "set_memory"),
+    "log": ("get_level", "get_log_config"),
+    "nn.recompute": ("recompute",),
+}
+_LAZY = {name: module for module, names in _LAZY_NAMES.items() for name in names}
 
 
 def __getattr__(name):
     if name in _BUILTIN_NAMED:  # ms.int / ms.float / ms.bool (never globals here: they would shadow the builtins)
         return _BUILTIN_NAMED[name]
-    if name in _LAZY_SUBMODULES:
+    if name in _LAZY_SUBMODULES or name in _LAZY:
         import importlib
 
-        return importlib.import_module(f"{__name__}.{name}")
+        if name in _LAZY_SUBMODULES:
+            return importlib.import_module(f"{__name__}.{name}")  # the import binds it here too
+        value = getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+        globals()[name] = value  # later lookups are plain attribute reads
+        return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY_SUBMODULES) | set(_LAZY))
