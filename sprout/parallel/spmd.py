@@ -191,11 +191,14 @@ class Shard:
             _record.table = None
 
     def _localize(self, ex, table: dict, args: tuple, n: int, mode: str) -> _Entry:
-        mesh = Mesh(n)
         traced = ex.traced
         graph = traced.graph
         params = {}
         plans = ([(self.fn, self.parameter_plan)] if self.parameter_plan else []) + list(_record.plans)
+        specs = [self.in_strategy, self.out_strategy, list(table.values())]
+        specs += [list(plan.values()) for _, plan in plans]
+        specs += [node.attrs.get("layout") for node in graph.nodes if node.op.name == "Reshard"]
+        mesh = Mesh(n, _rank_list(specs, n))
         for cell, plan in plans:
             named = dict(cell.parameters_and_names())  # names relative to the cell, or the Parameters' own names
             named.update({getattr(p, "name", ""): p for p in list(named.values())})
@@ -267,7 +270,7 @@ class Shard:
                 results.append(virtual_output(local, 1.0 if leader else 0.0) if val.type.dtype.is_float else local)
         local_graph = builder.finish(results)
         for pid, (p, lay, shape) in param_layouts.items():
-            spmd_ckpt.record(p, mesh.shape, mesh.param_used.get(pid, lay).dims, shape)
+            spmd_ckpt.record(p, mesh.shape, mesh.param_used.get(pid, lay).dims, shape, mesh.rank_list)
         path = spmd_ckpt.strategy_save_file()
         if path:
             spmd_ckpt.save_strategy([p for p, _, _ in param_layouts.values()], path)
@@ -275,6 +278,31 @@ class Shard:
 
 
 _SHARD_MODES = ("semi_auto_parallel", "auto_parallel")
+
+
+def _rank_list(specs, n: int) -> list | None:
+    """The one rank order of the Layouts among ``specs`` (nested tuples of strategies and Layouts): a Layout's
+    ``rank_list`` gives the world rank at each device position; every Layout of one function must agree."""
+    found: list = []
+
+    def visit(s):
+        if isinstance(s, Layout):
+            found.append(list(s._rank_list))
+        elif isinstance(s, (tuple, list)):
+            for x in s:
+                visit(x)
+
+    visit(specs)
+    orders = {tuple(r) for r in found}
+    if len(orders) > 1:
+        raise ShardError(f"shard: the Layouts of one sharded function give different rank_lists {sorted(orders)}; "
+                         "sprout places them on one mesh with one rank order")
+    if not orders:
+        return None
+    order = list(next(iter(orders)))
+    if len(order) == n and sorted(order) != list(range(n)):
+        raise ShardError(f"shard: a Layout's rank_list {order} must hold each of the {n} ranks once")
+    return order if len(order) == n else None
 
 
 def _out_strategy(mesh: Mesh, node, outs: list, strategy: tuple) -> list:

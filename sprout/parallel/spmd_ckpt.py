@@ -19,12 +19,15 @@ _LAYOUTS: dict = {}  # id(Parameter) -> (weakref to it, {"dev_matrix", "tensor_m
 
 
 # ---- the layout record -----------------------------------------------------------------------------------------
-def record(p: Parameter, mesh_shape: tuple, dims: tuple, shape: tuple) -> None:
-    """The SPMD pass placed ``p`` (global ``shape``) with ``dims`` (mesh axes per dim, major first) on a mesh."""
+def record(p: Parameter, mesh_shape: tuple, dims: tuple, shape: tuple, rank_list: list | None = None) -> None:
+    """The SPMD pass placed ``p`` (global ``shape``) with ``dims`` (mesh axes per dim, major first) on a mesh whose
+    device positions hold ``rank_list`` (recorded only when it is not the identity)."""
     n = len(mesh_shape)
     tensor_map = [(-1 if not axes else (n - 1 - axes[0] if len(axes) == 1 else [n - 1 - a for a in axes]))
                   for axes in dims]
     info = {"dev_matrix": list(mesh_shape), "tensor_map": tensor_map, "shape": list(shape)}
+    if rank_list is not None and list(rank_list) != list(range(len(rank_list))):
+        info["rank_list"] = list(rank_list)
     _LAYOUTS[id(p)] = (weakref.ref(p), info)
 
 
@@ -53,7 +56,8 @@ def _coordinate(dev_matrix: list, rank: int) -> list:
 
 def block_index(info: dict, rank: int) -> tuple:
     """The index (slices) of ``rank``'s block of the parameter."""
-    coord = _coordinate(info["dev_matrix"], rank)
+    order = info.get("rank_list")
+    coord = _coordinate(info["dev_matrix"], order.index(rank) if order else rank)
     out = []
     for d, size in enumerate(info["shape"]):
         axes = _axes(info, d)

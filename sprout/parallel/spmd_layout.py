@@ -44,7 +44,7 @@ class Mesh:
     """The device mesh of one sharded function: prime factors of the device count (smallest first), row-major
     over world ranks 0..n-1. An op's device matrix is placed on it by giving each entry a run of axes."""
 
-    def __init__(self, n: int):
+    def __init__(self, n: int, rank_list: list | None = None):
         self.n = n
         shape, m, p = [], n, 2
         while m > 1:
@@ -53,7 +53,9 @@ class Mesh:
                 m //= p
             p += 1
         self.shape = tuple(shape)
-        self.device = DeviceMesh(self.shape) if shape else DeviceMesh((1,))
+        # rank_list[i]: the world rank at (row-major) device position i -- a Layout's rank_list, else the identity
+        self.rank_list = list(rank_list) if rank_list is not None else list(range(n))
+        self.device = DeviceMesh(self.shape, self.rank_list) if shape else DeviceMesh((1,))
         self.param_used: dict = {}  # id(Parameter) -> the layout its first consumer used (checkpoint slices)
 
     def coordinate(self, rank: int) -> tuple:
@@ -142,9 +144,10 @@ def layout_of_layout(mesh: Mesh, layout: Layout, shape: tuple, what: str) -> Ten
     right)."""
     if layout._tensor_map is None:
         raise ShardError(f"{what}: a Layout must be called with one alias per dimension before it is used")
-    if layout._rank_list is not None and list(layout._rank_list) != list(range(mesh.n)):
-        raise ShardError(f"{what}: a Layout with a rank_list is not supported")
     placed = mesh.place(tuple(layout._device_shape), what)
+    if list(layout._rank_list) != mesh.rank_list:  # the pass built the mesh from the function's one rank_list
+        raise ShardError(f"{what}: the Layout's rank_list {layout._rank_list} differs from the mesh's "
+                         f"{mesh.rank_list}; one sharded function places every Layout on one rank order")
     if len(layout._tensor_map) != len(shape):
         raise ShardError(f"{what}: the layout {layout._tensor_map} does not match a tensor of rank {len(shape)}")
     dims = []
@@ -208,7 +211,12 @@ def _reduce_partial(mesh: Mesh, x, src: TensorLayout, dst: TensorLayout):
     for d, (have, want) in enumerate(zip(src.dims, dst.dims)):
         if tuple(want[:len(have) + len(axes)]) == tuple(have) + axes and x.shape[d] % mesh.size(axes) == 0:
             perm = (d,) + tuple(i for i in range(x.ndim) if i != d)
-            y = reduce_scatter(F.transpose(x, perm) if d else x, "sum", mesh.group(axes))
+            y = F.transpose(x, perm) if d else x
+            order = _group_order(mesh, axes)
+            if order != list(range(len(order))):  # group rank j must receive its own block: chunks in group order
+                k = y.shape[0] // len(order)
+                y = F.concat([y[b * k:(b + 1) * k] for b in order], 0)
+            y = reduce_scatter(y, "sum", mesh.group(axes))
             if d:
                 y = F.transpose(y, tuple(sorted(range(x.ndim), key=lambda i: perm[i])))
             dims = list(src.dims)
@@ -225,19 +233,19 @@ def _gather_dim(mesh: Mesh, x, d: int, axes: tuple):
         x = F.transpose(x, perm)
     local = x.shape[0]
     x = all_gather(x, mesh.group(axes))
-    order = tuple(sorted(axes))
-    if order != tuple(axes):  # group order enumerates the axes ascending; blocks enumerate them as listed
-        chunks = []
-        for b in range(mesh.size(axes)):
-            coord, rem = {}, b
-            for a in reversed(axes):
-                coord[a], rem = rem % mesh.shape[a], rem // mesh.shape[a]
-            g = 0
-            for a in order:
-                g = g * mesh.shape[a] + coord[a]
-            chunks.append(x[g * local:(g + 1) * local])
-        x = F.concat(chunks, 0)
+    order = _group_order(mesh, axes)  # AllGather concatenates in group order; blocks are put back in block order
+    if order != list(range(len(order))):
+        position = {b: j for j, b in enumerate(order)}
+        x = F.concat([x[position[b] * local:(position[b] + 1) * local] for b in range(len(order))], 0)
     if d:
         inv = tuple(sorted(range(x.ndim), key=lambda i: perm[i]))
         x = F.transpose(x, inv)
     return x
+
+
+def _group_order(mesh: Mesh, axes: tuple) -> list:
+    """The block index (along ``axes``, major first as listed) of each group rank of the group over ``axes``: group
+    ranks follow the sorted world ranks (MindSpore's rule), blocks the mesh coordinates, and the two differ when the
+    axes are not listed ascending or a rank_list permutes the ranks."""
+    members = list(mesh.device.axis_ranks(tuple(axes), management.get_rank()))  # members[b] holds block b
+    return [members.index(r) for r in sorted(members)]
