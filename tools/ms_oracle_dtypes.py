@@ -27,6 +27,9 @@ PRINT_CASES = {
     "neg_zero": "np.array(-0.0)",
     "scalar": "np.array(123456.0)",
 }
+HOLOMORPHIC = ("sin", "cos", "tanh", "sinh", "cosh", "exp", "log", "sqrt", "reciprocal", "sigmoid", "rsqrt", "log1p",
+               "expm1", "asin", "acos", "atan", "asinh", "acosh")
+HOLO_W1, HOLO_W2 = (0.5, -1.0, 2.0), (0.25, 1.5, -0.5)
 PROMOTE_WITH = ("float16", "float32", "float64", "int8", "int32", "int64", "uint8", "bool_")
 
 
@@ -114,6 +117,13 @@ def complex_cases(out: dict) -> None:
     }
     for name, (fn, x) in grads.items():
         out[f"cx_grad_{name}"] = ms.grad(fn)(x).asnumpy()
+    # holomorphic ops: gradient of sum(W1 * Re f(z) + W2 * Im f(z)) (MindSpore's CPU build refuses tan, atanh, pow,
+    # exp2 and gets log2/log10 wrong: those are checked against finite differences only)
+    w1, w2 = Tensor(np.array(HOLO_W1, np.float32)), Tensor(np.array(HOLO_W2, np.float32))
+    for name in HOLOMORPHIC:
+        fn = getattr(ops, name)
+        out[f"cx_holo_{name}"] = ms.grad(lambda z, f=fn: (ops.real(f(z)) * w1).sum() + (ops.imag(f(z)) * w2).sum())(
+            c).asnumpy()
 
 
 def main() -> None:

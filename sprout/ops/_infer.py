@@ -37,7 +37,7 @@ def broadcast_shapes(op: str, *shapes: tuple) -> tuple:
     return tuple(result)
 
 
-_KIND_NAMES = {"f": "float", "i": "signed int", "u": "unsigned int", "b": "bool"}
+_KIND_NAMES = {"f": "float", "i": "signed int", "u": "unsigned int", "b": "bool", "c": "complex"}
 
 
 def elementwise_infer(op: str, out_dtype: mstype.Type | None = None, kinds: str | None = None):

@@ -8,6 +8,7 @@ from .. import dtype as mstype
 from ..core.op import Op, OpError, register
 from ..core.types import TensorType
 from ._infer import check_axis, fmt_shape
+from .elementwise import _cj
 
 
 def _no_grad(*args, **attrs):
@@ -41,12 +42,14 @@ def _cumprod_impl(x, axis=0, exclusive=False, reverse=False):
 
 
 def _cumprod_bprop(x, out, d, axis=0, exclusive=False, reverse=False):
-    """d x_j = sum over the products that include x_j of d_i * out_i / x_j (exact where x has no zeros)."""
-    acc = F.cumsum_raw(F.mul(d, out), axis % x.ndim, exclusive, not reverse)
-    return (F.div(acc, x),)
+    """d x_j = sum over the products that include x_j of d_i * out_i / x_j (exact where x has no zeros;
+    conjugated for complex values)."""
+    acc = F.cumsum_raw(F.mul(d, _cj(out)), axis % x.ndim, exclusive, not reverse)
+    return (F.div(acc, _cj(x)),)
 
 
-CUMPROD = register(Op("CumProd", _cumprod_impl, _same("CumProd"), _cumprod_bprop, "opaque", fresh_output=True))
+CUMPROD = register(Op("CumProd", _cumprod_impl, _same("CumProd", "fiuc"), _cumprod_bprop, "opaque", fresh_output=True))
+CUMPROD.extra["complex_grad"] = True
 
 
 # ---- cumulative max / min with indices --------------------------------------------------------------------------

@@ -179,6 +179,7 @@ def _cumsum_bprop(x, out, dout, axis=0, exclusive=False, reverse=False):
 
 
 CUMSUM = register(Op("CumSum", _cumsum_impl, _cumsum_infer, _cumsum_bprop, "opaque"))
+CUMSUM.extra["complex_grad"] = True  # linear
 
 
 def _flip_infer(x, dims):

@@ -49,6 +49,11 @@ def _cj(t):
     return F.conj(t) if dt is not None and dt.is_complex else t
 
 
+def _dcj(d, deriv):
+    """``d * conj(deriv)``: a holomorphic op's cotangent from its derivative (``d * deriv`` for real values)."""
+    return F.mul(d, _cj(deriv))
+
+
 MUL = binary("Mul", np.multiply, lambda x, y, out, d: (_unbroadcast(F.mul(d, _cj(y)), x),
                                                        _unbroadcast(F.mul(d, _cj(x)), y)), scalar="({0} * {1})")
 
@@ -104,10 +109,15 @@ def _pow_impl(x, y):
 
 
 def _pow_bprop(x, y, out, d):
-    gx = F.mul(d, F.mul(y, F.pow(x, F.sub(y, 1))))
+    gx = _dcj(d, F.mul(y, F.pow(x, F.sub(y, 1))))
     gy = None
     if hasattr(y, "shape"):
-        gy = _unbroadcast(F.mul(d, F.mul(out, F.log(F.where(F.greater(x, 0), x, F.ones_like(x))))), y)
+        if out.dtype.is_complex:  # d/dy x^y = x^y log(x) on the principal branch (0 where x is 0)
+            xs = F.cast(x, out.dtype) if hasattr(x, "shape") else F.fill(out.dtype, (), x)
+            gy = _dcj(d, F.mul(out, F.log(F.where(F.equal(xs, 0), F.ones_like(xs), xs))))
+        else:  # a real base: log only where it is positive
+            gy = F.mul(d, F.mul(out, F.log(F.where(F.greater(x, 0), x, F.ones_like(x)))))
+        gy = _unbroadcast(gy, y)
     return _unbroadcast(gx, x), gy
 
 
@@ -120,7 +130,7 @@ MINIMUM = binary("Minimum", np.minimum, scalar="np.minimum({0}, {1})", bprop=lam
     _unbroadcast(F.mul(d, F.cast(F.greater(x, y), d.dtype)), y)))
 
 NEG = unary("Neg", np.negative, lambda x, out, d: (F.neg(d),), scalar="(-{0})")
-SQUARE = unary("Square", np.square, lambda x, out, d: (F.mul(d, F.mul(x, 2)),), scalar="({0} * {0})")
+SQUARE = unary("Square", np.square, lambda x, out, d: (_dcj(d, F.mul(x, 2)),), scalar="({0} * {0})")
 
 
 def _sqrt_impl(x):
@@ -145,19 +155,19 @@ def _reciprocal_impl(x):
 
 SQRT = unary("Sqrt", _sqrt_impl, lambda x, out, d: (F.div(d, F.mul(_cj(out), 2)),),
              fuse=FuseSpec(ufunc=np.sqrt, scalar="np.sqrt({0})"))
-RSQRT = unary("Rsqrt", _rsqrt_impl, lambda x, out, d: (F.mul(d, F.mul(F.pow(out, 3), -0.5)),),
+RSQRT = unary("Rsqrt", _rsqrt_impl, lambda x, out, d: (_dcj(d, F.mul(F.pow(out, 3), -0.5)),),
               fuse=FuseSpec(lines=("_np.sqrt({0}, out={out})", "_np.divide(1, {out}, out={out})"), nin=1))
 EXP = unary("Exp", np.exp, lambda x, out, d: (F.mul(d, _cj(out)),), scalar="np.exp({0})", transcendental=True,
             poly="_fexp({0})")
 LOG = unary("Log", _log_impl, lambda x, out, d: (F.div(d, _cj(x)),),
             fuse=FuseSpec(ufunc=np.log, scalar="np.log({0})", transcendental=True))
-LOG1P = unary("Log1p", np.log1p, lambda x, out, d: (F.div(d, F.add(x, 1)),), transcendental=True)
-EXPM1 = unary("Expm1", np.expm1, lambda x, out, d: (F.mul(d, F.add(out, 1)),), transcendental=True)
-RECIPROCAL = unary("Reciprocal", _reciprocal_impl, lambda x, out, d: (F.neg(F.mul(d, F.square(out))),),
+LOG1P = unary("Log1p", np.log1p, lambda x, out, d: (F.div(d, _cj(F.add(x, 1))),), transcendental=True)
+EXPM1 = unary("Expm1", np.expm1, lambda x, out, d: (_dcj(d, F.add(out, 1)),), transcendental=True)
+RECIPROCAL = unary("Reciprocal", _reciprocal_impl, lambda x, out, d: (F.neg(_dcj(d, F.square(out))),),
                    fuse=FuseSpec(ufunc=np.reciprocal, float_only=True))
-SIN = unary("Sin", np.sin, lambda x, out, d: (F.mul(d, F.cos(x)),), scalar="np.sin({0})", transcendental=True)
-COS = unary("Cos", np.cos, lambda x, out, d: (F.neg(F.mul(d, F.sin(x))),), scalar="np.cos({0})", transcendental=True)
-TANH = unary("Tanh", np.tanh, lambda x, out, d: (F.mul(d, F.sub(1, F.square(out))),), scalar="np.tanh({0})",
+SIN = unary("Sin", np.sin, lambda x, out, d: (_dcj(d, F.cos(x)),), scalar="np.sin({0})", transcendental=True)
+COS = unary("Cos", np.cos, lambda x, out, d: (F.neg(_dcj(d, F.sin(x))),), scalar="np.cos({0})", transcendental=True)
+TANH = unary("Tanh", np.tanh, lambda x, out, d: (_dcj(d, F.sub(1, F.square(out))),), scalar="np.tanh({0})",
              transcendental=True, poly="_ftanh({0})")
 def _abs_impl(x):
     """|x|; MindSpore's Abs keeps a complex tensor's dtype (the magnitude with a zero imaginary part)."""
@@ -230,7 +240,7 @@ def _erf_impl(x):
 CALL_IMPL_1 = FuseSpec(lines=("_np.copyto({out}, {impl}({0}), casting='unsafe')",), nin=1, transcendental=True)
 ERF = unary("Erf", _erf_impl, lambda x, out, d: (F.mul(d, F.mul(F.exp(F.neg(F.square(x))), 2.0 / np.sqrt(np.pi))),),
             fuse=CALL_IMPL_1)
-SIGMOID = unary("Sigmoid", _sigmoid_impl, lambda x, out, d: (F.mul(d, F.mul(out, F.sub(1, out))),),
+SIGMOID = unary("Sigmoid", _sigmoid_impl, lambda x, out, d: (_dcj(d, F.mul(out, F.sub(1, out))),),
                 fuse=FuseSpec(lines=("_np.multiply({0}, 0.5, out={out})", "_np.tanh({out}, out={out})",
                                      "_np.multiply({out}, 0.5, out={out})", "_np.add({out}, 0.5, out={out})"),
                               nin=1, transcendental=True, poly="(_ftanh({0} * _F05) * _F05 + _F05)"))
@@ -324,8 +334,9 @@ CAST = register(Op("Cast", _cast_impl, _cast_infer, _cast_bprop, "elementwise",
                   fuse=FuseSpec(lines=("_np.copyto({out}, _np.real({0}), casting='unsafe')",), nin=1, attrs=True)))
 
 # bprops right for complex values (the tape refuses complex gradients through any other elementwise op): linear
-# ones, and the holomorphic ones that multiply by the conjugate derivative (_cj); Abs and Cast take real parts
-for _op in (ADD, SUB, NEG, MUL, DIV, SQRT, EXP, LOG, ABS, CAST):
+# ones, and the holomorphic ones that multiply by the conjugate derivative (_cj, _dcj); Abs and Cast take real parts
+for _op in (ADD, SUB, NEG, MUL, DIV, POW, SQUARE, SQRT, RSQRT, EXP, EXPM1, LOG, LOG1P, RECIPROCAL, SIN, COS, TANH,
+            SIGMOID, ABS, CAST):
     _op.extra["complex_grad"] = True
 
 from . import functional as F  # noqa: E402  (bprops above call the functional API at run time)

@@ -194,12 +194,17 @@ def _float_only(x, op):
     return _float_input(x, op)
 
 
+def _float_or_complex(x, op):
+    t = _as_tensor(x, op)
+    return t if t.dtype.is_complex else _float_only(t, op)
+
+
 def log2(input):  # noqa: A002
-    return div(log(_float_only(input, "log2")), _LN2)
+    return div(log(_float_or_complex(input, "log2")), _LN2)
 
 
 def log10(input):  # noqa: A002
-    return div(log(_float_only(input, "log10")), _LN10)
+    return div(log(_float_or_complex(input, "log10")), _LN10)
 
 
 def exp2(input):  # noqa: A002

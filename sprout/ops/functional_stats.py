@@ -23,7 +23,7 @@ def cumprod(input, dim, dtype=None):  # noqa: A002
     x = _as_tensor(input, "CumProd")
     if dtype is not None:
         x = F.cast(x, dtype)
-    elif not x.dtype.is_float and x.dtype is not mstype.int64:
+    elif not (x.dtype.is_float or x.dtype.is_complex) and x.dtype is not mstype.int64:
         x = F.cast(x, mstype.int64)
     return bind(X.CUMPROD, (x,), {"axis": check_axis("CumProd", dim, x.ndim)})
 

@@ -9,23 +9,23 @@ from ..core.dispatch import bind
 from ..core.op import FuseSpec, Op, OpError, register
 from ..core.types import TensorType
 from ._infer import elementwise_infer
-from .elementwise import _no_grad, _unbroadcast, elementwise, int_zero_divisor
+from .elementwise import _cj, _no_grad, _unbroadcast, elementwise, int_zero_divisor
 
 _B = mstype.bool_
 
 
-def _floats_only(xs) -> None:
+def _floats_only(xs, kinds: str = "f") -> None:
     """The kernels below run eagerly without the infer rule: refuse what NumPy would quietly accept (an
     integer tensor); dispatch then reports the infer rule's TypeError, which names the op."""
     for x in xs:
-        if isinstance(x, np.ndarray) and x.dtype.kind != "f":
+        if isinstance(x, np.ndarray) and x.dtype.kind not in kinds:
             raise TypeError("float tensors only")
 
 
-def _quiet(fn):
+def _quiet(fn, kinds: str = "f"):
     """``fn`` with NumPy's domain/overflow warnings off: out-of-domain inputs give NaN/inf silently."""
     def impl(*xs):
-        _floats_only(xs)
+        _floats_only(xs, kinds)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             return fn(*xs)
 
@@ -68,11 +68,16 @@ def _ufunc(u, scalar=None) -> FuseSpec:
     return FuseSpec(ufunc=u, scalar=scalar, transcendental=True)
 
 
-def _unary(name, fn, grad, *, fuse=None):
-    """A float unary op whose bprop is ``dout * grad(x, out)``."""
-    return elementwise(name, _quiet(fn) if isinstance(fn, np.ufunc) else fn,
-                       lambda x, out, d: (F.mul(d, grad(x, out)),), kinds="f",
-                       fuse=fuse or (_ufunc(fn) if isinstance(fn, np.ufunc) else _call_impl(1)))
+def _unary(name, fn, grad, *, fuse=None, cplx=False):
+    """A float unary op whose bprop is ``dout * grad(x, out)``; with ``cplx`` also a holomorphic function of
+    complex tensors (NumPy's principal branches), whose bprop is ``dout * conj(grad(x, out))``."""
+    kinds = "fc" if cplx else "f"
+    op = elementwise(name, _quiet(fn, kinds) if isinstance(fn, np.ufunc) else fn,
+                     lambda x, out, d: (F.mul(d, _cj(grad(x, out))),), kinds=kinds,
+                     fuse=fuse or (_ufunc(fn) if isinstance(fn, np.ufunc) else _call_impl(1)))
+    if cplx:
+        op.extra["complex_grad"] = True
+    return op
 
 
 def _recip_sqrt(v):
@@ -80,15 +85,21 @@ def _recip_sqrt(v):
 
 
 # ---- trigonometric and hyperbolic ------------------------------------------------------------------------
-TAN = _unary("Tan", np.tan, lambda x, out: F.add(F.square(out), 1), fuse=_ufunc(np.tan, "np.tan({0})"))
-ASIN = _unary("Asin", np.arcsin, lambda x, out: _recip_sqrt(F.sub(1, F.square(x))))
-ACOS = _unary("ACos", np.arccos, lambda x, out: F.neg(_recip_sqrt(F.sub(1, F.square(x)))))
-ATAN = _unary("Atan", np.arctan, lambda x, out: F.reciprocal(F.add(F.square(x), 1)))
-SINH = _unary("Sinh", np.sinh, lambda x, out: F.cosh(x), fuse=_ufunc(np.sinh, "np.sinh({0})"))
-COSH = _unary("Cosh", np.cosh, lambda x, out: F.sinh(x), fuse=_ufunc(np.cosh, "np.cosh({0})"))
-ASINH = _unary("Asinh", np.arcsinh, lambda x, out: _recip_sqrt(F.add(F.square(x), 1)))
-ACOSH = _unary("Acosh", np.arccosh, lambda x, out: _recip_sqrt(F.sub(F.square(x), 1)))
-ATANH = _unary("Atanh", np.arctanh, lambda x, out: F.reciprocal(F.sub(1, F.square(x))))
+def _acosh_grad(x, out):
+    if x.dtype.is_complex:  # 1 / sqrt(z^2 - 1) is on the wrong branch off the real axis (Re z < 0)
+        return F.reciprocal(F.mul(F.sqrt(F.sub(x, 1)), F.sqrt(F.add(x, 1))))
+    return _recip_sqrt(F.sub(F.square(x), 1))
+
+
+TAN = _unary("Tan", np.tan, lambda x, out: F.add(F.square(out), 1), fuse=_ufunc(np.tan, "np.tan({0})"), cplx=True)
+ASIN = _unary("Asin", np.arcsin, lambda x, out: _recip_sqrt(F.sub(1, F.square(x))), cplx=True)
+ACOS = _unary("ACos", np.arccos, lambda x, out: F.neg(_recip_sqrt(F.sub(1, F.square(x)))), cplx=True)
+ATAN = _unary("Atan", np.arctan, lambda x, out: F.reciprocal(F.add(F.square(x), 1)), cplx=True)
+SINH = _unary("Sinh", np.sinh, lambda x, out: F.cosh(x), fuse=_ufunc(np.sinh, "np.sinh({0})"), cplx=True)
+COSH = _unary("Cosh", np.cosh, lambda x, out: F.sinh(x), fuse=_ufunc(np.cosh, "np.cosh({0})"), cplx=True)
+ASINH = _unary("Asinh", np.arcsinh, lambda x, out: _recip_sqrt(F.add(F.square(x), 1)), cplx=True)
+ACOSH = _unary("Acosh", np.arccosh, _acosh_grad, cplx=True)
+ATANH = _unary("Atanh", np.arctanh, lambda x, out: F.reciprocal(F.sub(1, F.square(x))), cplx=True)
 
 
 def _sinc_grad(x, out):

@@ -7,6 +7,7 @@ from .. import dtype as mstype
 from ..core.op import Op, OpError, register
 from ..core.types import TensorType
 from ._infer import norm_axes, reduce_shape
+from .elementwise import _cj
 
 
 def _reduce_infer(name: str):
@@ -107,11 +108,13 @@ def _prod_impl(x, axis=(), keep_dims=False):
 
 def _prod_bprop(x, out, d, axis=(), keep_dims=False):
     # d(prod)/dx_i = prod / x_i where x_i != 0; exact for inputs without zeros
+    # (conjugated for complex values: the op is holomorphic in each x_i)
     full_out = _restore(out, x, axis, keep_dims)
-    return (F.div(F.mul(_restore(d, x, axis, keep_dims), full_out), x),)
+    return (F.div(F.mul(_restore(d, x, axis, keep_dims), _cj(full_out)), _cj(x)),)
 
 
 REDUCE_PROD = register(Op("ReduceProd", _prod_impl, _reduce_infer("ReduceProd"), _prod_bprop, "reduce"))
+REDUCE_PROD.extra["complex_grad"] = True
 
 
 def _arg_infer(name):
