@@ -1,4 +1,5 @@
 """Elementwise fusion: grouping, every kernel strategy against the reference interpreter, jit levels."""
+import json
 import os
 import numpy as np
 import pytest
@@ -144,6 +145,54 @@ def test_cost_model_candidates():
     assert fuse.stats()["kernels"]["measured"] == 1
     assert kernels.choose(sub, 1 << 18) == measured
     assert fuse.stats()["kernels"]["measured"] == 1        # second time: from the decision cache
+
+
+def _fake_timings(wall: dict, cpu: dict):
+    """A stand-in for kernels._timings: these (wall, CPU) seconds for the strategies it is asked about."""
+    def timings(fns, args, rounds=3):
+        return {s: (wall.get(s, 1.0), cpu.get(s, 1.0)) for s in fns}
+    return timings
+
+
+def test_choice_under_load_is_by_cpu_time_and_not_kept_on_disk(monkeypatch):
+    g = _graph(expr16, *_data(np.random.default_rng(7), (1 << 18,), (1 << 18,)))
+    sub = fuse_elementwise(g, choose=lambda s, n: "numpy_blocked").nodes[0].attrs["graph"]
+    path = os.path.join(context.get_context("kernel_cache_dir"), "fusion_decisions.json")
+    # the 2-thread kernel wins on wall time, the serial one on CPU time (what a second thread costs without a
+    # free core); busy machine: CPU time decides and nothing is written for later processes
+    monkeypatch.setattr(kernels, "_timings", _fake_timings({"numpy_mt": 0.1, "numpy_blocked": 0.3},
+                                                           {"numpy_mt": 0.4, "numpy_blocked": 0.3}))
+    monkeypatch.setattr(kernels, "busy", lambda: True)
+    monkeypatch.setattr(kernels, "_busy_decisions", {})
+    n = 1 << 18
+    assert kernels.choose(sub, n, allow_numba=False) == "numpy_blocked"
+    assert not os.path.exists(path) or "numpy_blocked" not in open(path).read()
+    assert kernels.choose(sub, n, allow_numba=False) == "numpy_blocked"   # kept for this process
+    # quiet machine: wall time decides and the decision is stored
+    monkeypatch.setattr(kernels, "_busy_decisions", {})
+    monkeypatch.setattr(kernels, "busy", lambda: False)
+    assert kernels.choose(sub, n, allow_numba=False) == "numpy_mt"
+    with open(path) as f:
+        assert list(json.load(f).values()) == ["numpy_mt"]
+    measured = fuse.stats()["kernels"]["measured"]
+    assert kernels.choose(sub, n, allow_numba=False) == "numpy_mt"      # read back, not measured again
+    assert fuse.stats()["kernels"]["measured"] == measured
+    # the stored 2-thread choice is measured again (by CPU time) when the machine is busy now
+    monkeypatch.setattr(kernels, "busy", lambda: True)
+    assert kernels.choose(sub, n, allow_numba=False) == "numpy_blocked"
+    assert fuse.stats()["kernels"]["measured"] == measured + 1
+
+
+def test_timings_measure_every_candidate_that_runs():
+    calls = []
+
+    def broken():
+        raise RuntimeError("cannot build")
+
+    times = kernels._timings({"ok": lambda: (lambda *a: calls.append(a)), "bad": broken}, (1, 2), rounds=2)
+    assert list(times) == ["ok"] and len(calls) == 3        # one warm call, two timed rounds
+    wall, cpu = times["ok"]
+    assert 0 <= wall < 1 and 0 <= cpu < 1
 
 
 @pytest.fixture
