@@ -21,7 +21,16 @@ def _cond_impl(pred, *args, **attrs):
 def _cond_infer(pred, *args, **attrs):
     if isinstance(pred, TensorType) and any(d is not None and d != 1 for d in pred.shape):
         raise OpError(f"Cond: the predicate must have one element, got shape {list(pred.shape)}")
-    return tuple(attrs["then"].output_types)
+    return tuple(_join(a, b) for a, b in zip(attrs["then"].output_types, attrs["else"].output_types))
+
+
+def _join(a, b):
+    """An output's type over both branches: a dimension the branches give different sizes is symbolic (a
+    gradient's stand-in for the other branch's stacked residual is [0, ...] where that branch has [?, ...])."""
+    if (isinstance(a, TensorType) and isinstance(b, TensorType) and a.dtype == b.dtype
+            and len(a.shape) == len(b.shape) and a.shape != b.shape):
+        return TensorType(tuple(x if x == y else None for x, y in zip(a.shape, b.shape)), a.dtype)
+    return a
 
 
 COND = register(Op("Cond", _cond_impl, _cond_infer, None, kind="control", n_out=-1,

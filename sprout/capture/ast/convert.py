@@ -171,7 +171,11 @@ class Converter(ast.NodeTransformer):
             call = self.rt("if_stmt", node.test, node.test, _load(then_name), _load(else_name),
                            self._values(names, node), _strs(names),
                            keywords=[ast.keyword(arg="ret", value=ast.Constant(True))])
-            return [then_fn, else_fn, ast.copy_location(ast.Return(value=call), node)]
+            # the branch functions' ``nonlocal`` names need a binding here even when only the branches assign
+            # them (the code after the if moved into a branch): an assignment after the return, never run
+            bind = [ast.copy_location(ast.Assign(targets=[_store(n)], value=ast.Constant(None)), node)
+                    for n in names if n in self._cells()]
+            return [then_fn, else_fn, ast.copy_location(ast.Return(value=call), node), *bind]
         ret = ast.copy_location(ast.Return(value=_tuple([_load(n) for n in names])), node)
         then_fn = _fndef(then_name, names, node.body + [ret], node, self._cells())
         else_fn = _fndef(else_name, names, node.orelse + [ret], node, self._cells())
