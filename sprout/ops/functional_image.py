@@ -303,52 +303,67 @@ def _reflect(coord, lo2, hi2):
 
 
 def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):  # noqa: A002
-    """Sample the 4-D ``input`` (N, C, H, W) at ``grid`` (N, Ho, Wo, 2) normalised coordinates (x, y) in [-1, 1]:
-    'bilinear' or 'nearest', padding 'zeros', 'border' or 'reflection'."""
-    x = _as_tensor(input, "grid_sample")
-    g = _as_tensor(grid, "grid_sample")
-    if x.ndim != 4 or g.ndim != 4 or g.shape[-1] != 2:
-        raise ValueError(f"grid_sample: expects input (N, C, H, W) and grid (N, Ho, Wo, 2), got {list(x.shape)} and "
-                         f"{list(g.shape)}")
+    """Sample ``input`` (N, C, H, W) at ``grid`` (N, Ho, Wo, 2) normalised coordinates (x, y) in [-1, 1], or
+    (N, C, D, H, W) at (N, Do, Ho, Wo, 3) coordinates (x, y, z): 'bilinear' (trilinear in 3-D) or 'nearest',
+    padding 'zeros', 'border' or 'reflection'."""
+    return grid_sample_nd(input, grid, mode, padding_mode, align_corners, "grid_sample")
+
+
+def grid_sample_nd(input, grid, mode, padding_mode, align_corners, op):  # noqa: A002
+    x = _as_tensor(input, op)
+    g = _as_tensor(grid, op)
+    k = x.ndim - 2
+    if x.ndim not in (4, 5) or g.ndim != x.ndim or g.shape[-1] != k or g.shape[0] != x.shape[0]:
+        raise ValueError(f"For '{op}', expects input (N, C, H, W) with grid (N, Ho, Wo, 2) or input (N, C, D, H, W) "
+                         f"with grid (N, Do, Ho, Wo, 3), but got {list(x.shape)} and {list(g.shape)}.")
+    if not x.dtype.is_float or g.dtype != x.dtype:
+        raise TypeError(f"For '{op}', 'input' and 'grid' must be float tensors of one dtype, but got {x.dtype} and "
+                        f"{g.dtype}.")
     if mode not in ("bilinear", "nearest") or padding_mode not in ("zeros", "border", "reflection"):
-        raise ValueError(f"grid_sample: mode {mode!r} / padding_mode {padding_mode!r} not supported (bilinear or "
+        raise ValueError(f"For '{op}', mode {mode!r} / padding_mode {padding_mode!r} not supported (bilinear or "
                          "nearest; zeros, border or reflection)")
     ac = bool(align_corners)
-    n, c, h, w = x.shape
-    ho, wo = g.shape[1], g.shape[2]
-    ix = _unnormalize(g[..., 0], w, ac)
-    iy = _unnormalize(g[..., 1], h, ac)
-    if padding_mode == "border":
-        ix, iy = F.clamp(ix, 0.0, float(w - 1)), F.clamp(iy, 0.0, float(h - 1))
-    elif padding_mode == "reflection":
-        ix = _reflect(ix, 0.0 if ac else -1.0, 2.0 * (w - 1) if ac else 2.0 * w - 1)
-        iy = _reflect(iy, 0.0 if ac else -1.0, 2.0 * (h - 1) if ac else 2.0 * h - 1)
-        ix, iy = F.clamp(ix, 0.0, float(w - 1)), F.clamp(iy, 0.0, float(h - 1))
-    flat = F.reshape(x, (n, c, h * w))
+    n, c = x.shape[:2]
+    spatial = tuple(x.shape[2:])              # (H, W) or (D, H, W)
+    outs = tuple(g.shape[1:-1])
+    npts = int(np.prod(outs))
+    coords = []                               # per spatial axis (D, H, W order), grid component k - 1 - axis
+    for axis, size in enumerate(spatial):
+        ci = _unnormalize(g[..., k - 1 - axis], size, ac)
+        if padding_mode == "reflection":
+            ci = _reflect(ci, 0.0 if ac else -1.0, 2.0 * (size - 1) if ac else 2.0 * size - 1)
+        if padding_mode != "zeros":
+            ci = F.clamp(ci, 0.0, float(size - 1))
+        coords.append(ci)
+    flat = F.reshape(x, (n, c, -1))
+    strides = [int(np.prod(spatial[a + 1:])) for a in range(k)]
 
-    def tap(yy, xx):  # values at integer (yy, xx) float tensors (N, Ho, Wo); zero outside the image
-        inside = F.logical_and(F.logical_and(F.greater_equal(xx, 0.0), F.less_equal(xx, float(w - 1))),
-                               F.logical_and(F.greater_equal(yy, 0.0), F.less_equal(yy, float(h - 1))))
-        xi = F.cast(F.clamp(xx, 0.0, float(w - 1)), mstype.int64)
-        yi = F.cast(F.clamp(yy, 0.0, float(h - 1)), mstype.int64)
-        idx = F.broadcast_to(F.reshape(F.add(F.mul(yi, w), xi), (n, 1, ho * wo)), (n, c, ho * wo))
-        vals = F.reshape(F.gather_elements(flat, 2, idx), (n, c, ho, wo))
+    def tap(points):  # values at integer float coordinates (one tensor per axis); zero outside the input
+        inside, idx = None, None
+        for p, size, stride in zip(points, spatial, strides):
+            ok = F.logical_and(F.greater_equal(p, 0.0), F.less_equal(p, float(size - 1)))
+            inside = ok if inside is None else F.logical_and(inside, ok)
+            term = F.mul(F.cast(F.clamp(p, 0.0, float(size - 1)), mstype.int64), stride)
+            idx = term if idx is None else F.add(idx, term)
+        idx = F.broadcast_to(F.reshape(idx, (n, 1, npts)), (n, c, npts))
+        vals = F.reshape(F.gather_elements(flat, 2, idx), (n, c) + outs)
         return F.mul(vals, F.expand_dims(F.cast(inside, x.dtype), 1))
 
-    if mode == "nearest":
-        return tap(F.round(iy), F.round(ix))
-    x0, y0 = F.floor(ix), F.floor(iy)
-    x1, y1 = F.add(x0, 1.0), F.add(y0, 1.0)
-    wx1, wy1 = F.sub(ix, x0), F.sub(iy, y0)
-    wx0, wy0 = F.sub(1.0, wx1), F.sub(1.0, wy1)
-
-    def wgt(a, b):
-        return F.expand_dims(F.mul(a, b), 1)
-
-    out = F.mul(tap(y0, x0), wgt(wy0, wx0))
-    out = F.add(out, F.mul(tap(y0, x1), wgt(wy0, wx1)))
-    out = F.add(out, F.mul(tap(y1, x0), wgt(wy1, wx0)))
-    return F.add(out, F.mul(tap(y1, x1), wgt(wy1, wx1)))
+    if mode == "nearest":  # MindSpore rounds halves away from zero (2.5 -> 3, -0.5 -> -1), not to even
+        return tap([F.mul(F.sign(ci), F.floor(F.add(F.abs(ci), 0.5))) for ci in coords])
+    lows = [F.floor(ci) for ci in coords]
+    fracs = [F.sub(ci, lo) for ci, lo in zip(coords, lows)]
+    out = None
+    for corner in range(2 ** k):  # every corner of the cell, weighted by the product of its 1-D weights
+        bits = [(corner >> (k - 1 - a)) & 1 for a in range(k)]
+        points = [F.add(lo, 1.0) if b else lo for lo, b in zip(lows, bits)]
+        weight = None
+        for fr, b in zip(fracs, bits):
+            wa = fr if b else F.sub(1.0, fr)
+            weight = wa if weight is None else F.mul(weight, wa)
+        term = F.mul(tap(points), F.expand_dims(weight, 1))
+        out = term if out is None else F.add(out, term)
+    return out
 
 
 def crop_and_resize(image, boxes, box_indices, crop_size, method="bilinear", extrapolation_value=0.0):

@@ -1,0 +1,122 @@
+"""Op-table cases for ops/classes_image2.py's composites (MaxPool3DWithArgmax, GridSampler3D, DepthwiseConv2dNative,
+ExtractImagePatches, Dilation2D) against NumPy loops, gradients against finite differences, in every mode. The last
+three have no MindSpore CPU kernel; tests/ops/oracle/cases_image2.py checks the first two against MindSpore."""
+import itertools
+
+import numpy as np
+
+from sprout import ops
+from optable import DISTINCT, F64, Case
+
+
+def _same(size, k, s, d):
+    out = -(-size // s)
+    need = max(0, (out - 1) * s + d * (k - 1) + 1 - size)
+    return out, need // 2
+
+
+def _windows(x, kernel, stride, rates, mode, fill=0.0):
+    """{(i, j): (N, C, oh, ow)} window taps by explicit index loops."""
+    n, c, h, w = x.shape
+    if mode == "valid":
+        (oh, top), (ow, left) = ((h - rates[0] * (kernel[0] - 1) - 1) // stride[0] + 1, 0), \
+                                ((w - rates[1] * (kernel[1] - 1) - 1) // stride[1] + 1, 0)
+    else:
+        (oh, top), (ow, left) = _same(h, kernel[0], stride[0], rates[0]), _same(w, kernel[1], stride[1], rates[1])
+    taps = {}
+    for i, j in itertools.product(range(kernel[0]), range(kernel[1])):
+        t = np.full((n, c, oh, ow), fill, x.dtype)
+        for y, z in itertools.product(range(oh), range(ow)):
+            r, q = y * stride[0] + i * rates[0] - top, z * stride[1] + j * rates[1] - left
+            if 0 <= r < h and 0 <= q < w:
+                t[:, :, y, z] = x[:, :, r, q]
+        taps[i, j] = t
+    return taps
+
+
+def _patches_ref(x, k, s, r, mode):
+    taps = _windows(x, k, s, r, mode)
+    n, c, oh, ow = taps[0, 0].shape
+    out = np.zeros((n, k[0] * k[1] * c, oh, ow), x.dtype)
+    for (i, j), t in taps.items():
+        for ch in range(c):
+            out[:, (i * k[1] + j) * c + ch] = t[:, ch]
+    return out
+
+
+def _dilation_ref(x, f, s, d, mode):
+    taps = _windows(x, f.shape[1:], s, d, mode)
+    return np.max([t + f[None, :, i, j, None, None] for (i, j), t in taps.items()], 0)
+
+
+def _depthwise_ref(x, w, stride, mode, pad=(0, 0, 0, 0), dil=1):
+    if mode == "pad":
+        x = np.pad(x, ((0, 0), (0, 0), pad[:2], pad[2:]))
+        mode = "valid"
+    taps = _windows(x, w.shape[2:], (stride, stride), (dil, dil), mode)
+    return sum(t * w[0, None, :, i, j, None, None] for (i, j), t in taps.items())
+
+
+def _pool3d_ref(x, k, s, p):
+    n, c, d, h, w = x.shape
+    xp = np.pad(x, ((0, 0), (0, 0)) + tuple((q, q) for q in p), constant_values=-np.inf)
+    outs = [(xp.shape[2 + a] - k[a]) // s[a] + 1 for a in range(3)]
+    val = np.zeros((n, c, *outs), x.dtype)
+    arg = np.zeros((n, c, *outs), np.int64)
+    for a, b, e in itertools.product(*map(range, outs)):
+        win = xp[:, :, a * s[0]:a * s[0] + k[0], b * s[1]:b * s[1] + k[1], e * s[2]:e * s[2] + k[2]].reshape(n, c, -1)
+        best = win.argmax(-1)
+        val[:, :, a, b, e] = win.max(-1)
+        dz, rem = np.divmod(best, k[1] * k[2])
+        dy, dx = np.divmod(rem, k[2])
+        arg[:, :, a, b, e] = ((a * s[0] + dz - p[0]) * h + b * s[1] + dy - p[1]) * w + e * s[2] + dx - p[2]
+    return val, arg
+
+
+def _trilinear_ref(x, g, align):
+    n, c, d, h, w = x.shape
+    out = np.zeros((n, c) + g.shape[1:4])
+    for b in range(n):
+        for idx in itertools.product(*map(range, g.shape[1:4])):
+            gx, gy, gz = g[(b,) + idx]
+            pos = [((v + 1) / 2 * (size - 1)) if align else ((v + 1) * size - 1) / 2
+                   for v, size in ((gz, d), (gy, h), (gx, w))]
+            lo = [int(np.floor(p)) for p in pos]
+            acc = np.zeros(c)
+            for corner in itertools.product((0, 1), repeat=3):
+                pt = [lo_ + cc for lo_, cc in zip(lo, corner)]
+                wt = np.prod([(p - lo_) if cc else (1 - (p - lo_)) for p, lo_, cc in zip(pos, lo, corner)])
+                if all(0 <= q < size for q, size in zip(pt, (d, h, w))):
+                    acc += wt * x[b, :, pt[0], pt[1], pt[2]]
+            out[(b, slice(None)) + idx] = acc
+    return out
+
+
+CASES = [
+    Case("MaxPool", lambda x: ops.MaxPool3DWithArgmax((2, 2, 2), (2, 1, 2), 1)(x), (DISTINCT(1, 2, 4, 5, 4),),
+         lambda x: _pool3d_ref(x, (2, 2, 2), (2, 1, 2), (1, 1, 1)), label="MaxPool3DWithArgmax"),
+    Case("GatherD", lambda x, g: ops.GridSampler3D("bilinear", "zeros", False)(x, g),
+         (F64(1, 2, 3, 4, 3), F64(1, 2, 2, 3, 3, lo=-1.1, hi=1.1)), lambda x, g: _trilinear_ref(x, g, False),
+         label="GridSampler3D"),
+    Case("GatherD", lambda x, g: ops.GridSampler3D("bilinear", "zeros", True)(x, g),
+         (F64(2, 1, 3, 3, 4), F64(2, 1, 3, 2, 3, lo=-1.1, hi=1.1)), lambda x, g: _trilinear_ref(x, g, True),
+         label="GridSampler3D-align"),
+    Case("Conv2D", lambda x, w: ops.DepthwiseConv2dNative(1, 3)(x, w), (F64(2, 3, 5, 6), F64(1, 3, 3, 3)),
+         lambda x, w: _depthwise_ref(x, w, 1, "valid"), label="DepthwiseConv2dNative"),
+    Case("Conv2D", lambda x, w: ops.DepthwiseConv2dNative(1, (2, 3), pad_mode="same", stride=2)(x, w),
+         (F64(1, 2, 5, 6), F64(1, 2, 2, 3)), lambda x, w: _depthwise_ref(x, w, 2, "same"),
+         label="DepthwiseConv2dNative-same"),
+    Case("Conv2D", lambda x, w: ops.DepthwiseConv2dNative(1, 2, pad_mode="pad", pad=(1, 0, 2, 1), dilation=2)(x, w),
+         (F64(1, 2, 5, 6), F64(1, 2, 2, 2)), lambda x, w: _depthwise_ref(x, w, 1, "pad", (1, 0, 2, 1), 2),
+         label="DepthwiseConv2dNative-pad"),
+    Case("GetItem", lambda x: ops.ExtractImagePatches((1, 1, 2, 3), (1, 1, 2, 1), (1, 1, 1, 2), "valid")(x),
+         (F64(2, 3, 6, 7),), lambda x: _patches_ref(x, (2, 3), (2, 1), (1, 2), "valid"),
+         label="ExtractImagePatches"),
+    Case("GetItem", lambda x: ops.ExtractImagePatches([1, 1, 3, 2], [1, 1, 2, 2], [1, 1, 1, 1], "SAME")(x),
+         (F64(1, 2, 5, 6),), lambda x: _patches_ref(x, (3, 2), (2, 2), (1, 1), "same"),
+         label="ExtractImagePatches-same"),
+    Case("ReduceMax", lambda x, f: ops.Dilation2D((1, 1, 2, 1), 1, "valid")(x, f), (DISTINCT(1, 2, 6, 5), F64(2, 2, 3)),
+         lambda x, f: _dilation_ref(x, f, (2, 1), (1, 1), "valid"), label="Dilation2D"),
+    Case("ReduceMax", lambda x, f: ops.Dilation2D(1, (2, 1), "same")(x, f), (DISTINCT(2, 1, 5, 5), F64(1, 2, 2)),
+         lambda x, f: _dilation_ref(x, f, (1, 1), (2, 1), "same"), label="Dilation2D-same"),
+]
