@@ -647,6 +647,7 @@ from .functional_random import *  # noqa: E402,F401,F403
 from .functional_detection import *  # noqa: E402,F401,F403
 from .functional_misc import *  # noqa: E402,F401,F403
 from .functional_fft import *  # noqa: E402,F401,F403
+from .functional_stft import *  # noqa: E402,F401,F403
 from .functional_sparse import *  # noqa: E402,F401,F403
 from .functional_builtins import *  # noqa: E402,F401,F403
 
