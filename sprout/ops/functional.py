@@ -648,6 +648,7 @@ from .functional_detection import *  # noqa: E402,F401,F403
 from .functional_misc import *  # noqa: E402,F401,F403
 from .functional_fft import *  # noqa: E402,F401,F403
 from .functional_stft import *  # noqa: E402,F401,F403
+from .functional_deform import *  # noqa: E402,F401,F403
 from .functional_sparse import *  # noqa: E402,F401,F403
 from .functional_builtins import *  # noqa: E402,F401,F403
 

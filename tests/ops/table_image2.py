@@ -120,3 +120,41 @@ CASES = [
     Case("ReduceMax", lambda x, f: ops.Dilation2D(1, (2, 1), "same")(x, f), (DISTINCT(2, 1, 5, 5), F64(1, 2, 2)),
          lambda x, f: _dilation_ref(x, f, (1, 1), (2, 1), "same"), label="Dilation2D-same"),
 ]
+
+
+def _bilinear(img, y, x):
+    h, w = img.shape
+    y0, x0 = int(np.floor(y)), int(np.floor(x))
+    total = 0.0
+    for yy, xx in ((y0, x0), (y0, x0 + 1), (y0 + 1, x0), (y0 + 1, x0 + 1)):
+        if 0 <= yy < h and 0 <= xx < w:
+            total += (1 - abs(y - yy)) * (1 - abs(x - xx)) * img[yy, xx]
+    return total
+
+
+def _deform_ref(x, wt, off, k, s, p, d, groups, dg):
+    n, c, h, w = x.shape
+    oh, ow = off.shape[2:]
+    taps = k[0] * k[1]
+    cols = np.zeros((n, c, taps, oh, ow))
+    for b, ch, t, y, z in itertools.product(range(n), range(c), range(taps), range(oh), range(ow)):
+        g, (i, j) = ch // (c // dg), divmod(t, k[1])
+        dx, dy, m = (off[b, part * dg * taps + g * taps + t, y, z] for part in range(3))
+        cols[b, ch, t, y, z] = m * _bilinear(x[b, ch], y * s[0] - p[0] + i * d[0] + dy, z * s[1] - p[2] + j * d[1] + dx)
+    cout = wt.shape[0]
+    out = np.zeros((n, cout, oh, ow))
+    cin_g, cout_g = c // groups, cout // groups
+    for o in range(cout):
+        g = o // cout_g
+        patch = cols[:, g * cin_g:(g + 1) * cin_g].reshape(n, -1, oh, ow)
+        out[:, o] = np.einsum("nkyz,k->nyz", patch, wt[o].reshape(-1))
+    return out
+
+
+CASES += [
+    Case("GatherD", lambda x, wt, off: ops.deformable_conv2d(x, wt, off, (2, 2), (1, 1, 1, 2), (1, 0, 0, 1),
+                                                            dilations=(1, 1, 1, 2), groups=2, deformable_groups=2),
+         (F64(1, 4, 4, 5), F64(2, 2, 2, 2), F64(1, 24, 4, 2, lo=-1.3, hi=1.3)),
+         lambda x, wt, off: _deform_ref(x, wt, off, (2, 2), (1, 2), (1, 0, 0, 1), (1, 2), 2, 2),
+         label="deformable_conv2d"),
+]
