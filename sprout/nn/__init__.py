@@ -14,6 +14,7 @@ from .wrap import WithLossCell, WithEvalCell, WithGradCell, TrainOneStepCell  # 
 from .wrap_extra import (ForwardValueAndGrad, GradAccumulationCell, PipelineCell, MicroBatchInterleaved,  # noqa: F401
                          ParameterUpdate, VirtualDatasetCellTriple, Jvp, Vjp)
 from .grad_reducer import DistributedGradReducer  # noqa: F401
+from .pipeline import PipelineGradReducer  # noqa: F401
 from .graph_cell import GraphCell  # noqa: F401
 from .loss_scale import (DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell,  # noqa: F401
                          TrainOneStepWithLossScaleCell)

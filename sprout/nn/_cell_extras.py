@@ -59,6 +59,25 @@ def _parse_to_args(args, kwargs):
 class CellExtras:
     """Mixed into nn.Cell."""
 
+    # ---- pipeline parallel -------------------------------------------------------------------------
+    @property
+    def pipeline_stage(self):
+        """The pipeline stage of this cell's computation (``sprout.nn.pipeline``); unset until assigned, as in
+        MindSpore (reading it first raises AttributeError)."""
+        stage = self.__dict__.get("_pipeline_stage")
+        if stage is None:
+            raise AttributeError(f"The '{type(self).__name__}' object has no attribute 'pipeline_stage'.")
+        return stage
+
+    @pipeline_stage.setter
+    def pipeline_stage(self, value):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(f"For 'Cell', the property 'pipeline_stage' must be int type, but got type : "
+                            f"{type(value)}")
+        if value < 0:
+            raise ValueError(f"For 'Cell', the property 'pipeline_stage' can not be less than 0, but got {value}")
+        self.__dict__["_pipeline_stage"] = value
+
     # ---- buffers ------------------------------------------------------------------------------------
     def register_buffer(self, name, tensor, persistent=True) -> None:
         """A Tensor that belongs to the cell's state (in ``state_dict`` unless not ``persistent``) but is not a

@@ -16,6 +16,7 @@ from ._cell_extras import CellExtras, init_extras
 _flags = context._flags  # read once per call: the mode switch lives in context.py
 _GRAPH_MODE = context.GRAPH_MODE
 _builders = dispatch._builders  # the graph builders (a list dispatch mutates in place, never rebinds)
+STAGE_RECORDER = [None]  # sprout.nn.pipeline sets it: the pipeline_stage of the nodes a staged cell emits
 
 
 def _generated_name(name) -> bool:
@@ -80,6 +81,12 @@ class Cell(CellExtras):
         return self._call_special(args, kwargs)
 
     def _call_special(self, args: tuple, kwargs: dict):
+        rec = STAGE_RECORDER[0]
+        if rec is not None and _builders and "_pipeline_stage" in self.__dict__:
+            return rec(self, self._call_unstaged, args, kwargs)  # a PipelineCell is traced (sprout.nn.pipeline)
+        return self._call_unstaged(args, kwargs)
+
+    def _call_unstaged(self, args: tuple, kwargs: dict):
         if self._shard is not None and not kwargs:
             return self._shard(*args)
         if _builders:

@@ -1,6 +1,7 @@
-"""``enable_parallel_optimizer`` in data parallel: each rank keeps and updates only its dim-0 slice of a parameter's
-optimizer state (the gradient is reduce-scattered instead of all-reduced), then all-gathers the updated slices into
-the parameter the forward uses."""
+"""``enable_parallel_optimizer``: each rank keeps and updates only its dim-0 slice of a parameter's optimizer state
+(in data parallel the gradient is reduce-scattered instead of all-reduced; in semi-auto parallel, whose gradients
+are whole on every rank, the rank takes its rows), then all-gathers the updated slices into the parameter the
+forward uses."""
 from __future__ import annotations
 
 import logging
@@ -66,8 +67,9 @@ class ParallelOptimizerReducer(Cell):
     may have been loaded or broadcast since); the optimizer updates slices; ``gather()`` all-gathers each updated
     slice into its parameter. Other parameters go through an ordinary ``DistributedGradReducer``."""
 
-    def __init__(self, optimizer, mean, degree):
+    def __init__(self, optimizer, mean, degree, reduced=False):
         super().__init__(auto_prefix=False)
+        self.reduced = reduced  # semi-auto parallel: the SPMD pass's Mirror ops summed the gradients already
         kind = type(optimizer).__name__
         if kind not in _ELEMENTWISE or type(optimizer).__module__.split(".")[0] != "sprout":
             raise NotImplementedError(f"enable_parallel_optimizer: the optimizer {kind} is not supported (its update "
@@ -105,7 +107,7 @@ class ParallelOptimizerReducer(Cell):
         object.__setattr__(optimizer, "_parameters", optimizer.parameters)
         self.slices = tuple(slices)
         rest = [p for p, s in zip(params, self.sharded) if not s]
-        self.rest = DistributedGradReducer(rest, mean, degree) if rest else None
+        self.rest = DistributedGradReducer(rest, mean, degree) if rest and not reduced else None
 
     def construct(self, grads):
         grads = tuple(grads)
@@ -119,6 +121,11 @@ class ParallelOptimizerReducer(Cell):
         for i, g in enumerate(grads):
             if not self.sharded[i]:
                 continue
+            lo, hi = self.rows[i]
+            if self.reduced:  # every rank holds the whole (summed) gradient: its rows are this rank's part
+                out[i] = g[lo:hi]
+                ops.assign(self.slices[i], self.params[i][lo:hi])
+                continue
             g32 = g if g.dtype is mstype.float32 else F.cast(g, mstype.float32)
             part = K.reduce_scatter(g32, "sum", self.shard_group)
             if self.replica_group is not None:
@@ -126,7 +133,6 @@ class ParallelOptimizerReducer(Cell):
             if self.mean:
                 part = F.mul(part, self.scale)
             out[i] = part if part.dtype is g.dtype else F.cast(part, g.dtype)
-            lo, hi = self.rows[i]
             ops.assign(self.slices[i], self.params[i][lo:hi])
         return tuple(out)
 

@@ -94,16 +94,19 @@ class TrainOneStepCell(Cell):
 
             semi_auto_network(self.network)
         self._gather_params = False
-        if self.reducer_flag:
-            from ..parallel._utils import parallel_optimizer_enabled
+        from ..parallel._utils import parallel_optimizer_enabled
+        from ..parallel.spmd import network_scope
 
-            if parallel_optimizer_enabled():
-                from .parallel_optimizer import ParallelOptimizerReducer  # optimizer state sharded over the ranks
-                self.grad_reducer = ParallelOptimizerReducer(optimizer, _get_gradients_mean(), _get_device_num())
-                self._gather_params = True
-            else:
-                from .grad_reducer import DistributedGradReducer
-                self.grad_reducer = DistributedGradReducer(self.weights, _get_gradients_mean(), _get_device_num())
+        with network_scope(self.network):  # an AutoParallel inside: its configuration (hsdp) decides
+            shard_state = parallel_optimizer_enabled()
+        if shard_state:  # optimizer state sharded over the ranks; semi-auto: the gradients are whole already
+            from .parallel_optimizer import ParallelOptimizerReducer
+            self.grad_reducer = ParallelOptimizerReducer(optimizer, _get_gradients_mean(), _get_device_num(),
+                                                         reduced=not self.reducer_flag)
+            self._gather_params = True
+        elif self.reducer_flag:
+            from .grad_reducer import DistributedGradReducer
+            self.grad_reducer = DistributedGradReducer(self.weights, _get_gradients_mean(), _get_device_num())
         self._jit_config = getattr(network, "_jit_config", None)
         self._value_and_grad = value_and_grad(self.network, None, self.weights)
 

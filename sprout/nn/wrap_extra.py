@@ -82,9 +82,19 @@ class GradAccumulationCell(Cell):
 
 
 class PipelineCell(GradAccumulationCell):
-    """Micro-batch accumulation for pipeline parallelism. In one process every stage runs here, so the result is
-    GradAccumulationCell's; ``stage_config`` ({sub-cell name: stage}) is checked against the network's cells and
-    recorded as each cell's ``pipeline_stage``; ``segment_config`` likewise sets ``pipeline_segment``."""
+    """Micro-batch accumulation for pipeline parallelism: the sum of ``network`` over ``micro_size`` slices of the
+    batch. With ``pipeline_stages > 1`` (semi-auto / auto parallel, one rank per stage) each rank runs the cells of
+    its ``pipeline_stage`` and passes activations and gradients on with Send/Receive (GPipe: ``sprout.nn.pipeline``);
+    the loss is on the last stage (zeros on the others). In one process every stage runs here. ``stage_config``
+    ({sub-cell name: stage}) is checked against the network's cells and recorded as each cell's ``pipeline_stage``;
+    ``segment_config`` likewise sets ``pipeline_segment``."""
+
+    def __call__(self, *args, **kwargs):
+        from . import pipeline
+
+        if not kwargs and pipeline.engaged():
+            return pipeline.run(self, args)
+        return super().__call__(*args, **kwargs)
 
     def __init__(self, network, micro_size, stage_config=None, segment_config=None):
         super().__init__(network, micro_size)

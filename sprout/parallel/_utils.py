@@ -38,9 +38,19 @@ def _device_number_check(parallel_mode: str, device_number: int) -> None:
 
 
 def parallel_optimizer_enabled() -> bool:
-    """A training wrapper built now shards the optimizer state (data parallel with enable_parallel_optimizer)."""
-    return _get_parallel_mode() in _DATA_PARALLEL_MODES and context.get_auto_parallel_context(
-        "enable_parallel_optimizer")
+    """A training wrapper built now shards the optimizer state: ``enable_parallel_optimizer`` in data parallel, or in
+    semi-auto / auto parallel over several ranks (not with pipeline stages)."""
+    if not context.get_auto_parallel_context("enable_parallel_optimizer"):
+        return False
+    mode = _get_parallel_mode()
+    if mode in _DATA_PARALLEL_MODES:
+        return True
+    if mode in (ParallelMode.SEMI_AUTO_PARALLEL, ParallelMode.AUTO_PARALLEL) and management.get_group_size() > 1:
+        if context.get_auto_parallel_context("pipeline_stages") > 1:
+            raise NotImplementedError("enable_parallel_optimizer with pipeline_stages > 1 (optimizer sharding across "
+                                      "pipeline stages) is not supported by sprout")
+        return True
+    return False
 
 
 def data_parallel_reducer_needed(where: str) -> bool:
@@ -50,13 +60,8 @@ def data_parallel_reducer_needed(where: str) -> bool:
     mode = _get_parallel_mode()
     if mode in _DATA_PARALLEL_MODES:  # enable_parallel_optimizer: sprout.nn.parallel_optimizer
         if context.get_auto_parallel_context("pipeline_stages") > 1:
-            raise NotImplementedError(f"{where}: pipeline_stages > 1 (pipeline parallel) is not supported")
+            raise RuntimeError(f"{where}: pipeline_stages > 1 (pipeline parallel) needs parallel_mode "
+                               "'semi_auto_parallel' or 'auto_parallel'")
         return True
-    if mode in (ParallelMode.SEMI_AUTO_PARALLEL, ParallelMode.AUTO_PARALLEL) and management.get_group_size() > 1:
-        if context.get_auto_parallel_context("enable_parallel_optimizer"):
-            raise NotImplementedError(f"{where}: enable_parallel_optimizer (optimizer-state sharding) is not "
-                                      "supported; set enable_parallel_optimizer=False")
-        if context.get_auto_parallel_context("pipeline_stages") > 1:
-            raise NotImplementedError(f"{where}: pipeline_stages > 1 (pipeline parallel) is not supported")
     # semi-auto / auto parallel: the SPMD pass's Mirror ops sum the gradients (sprout.parallel.spmd)
     return False

@@ -122,10 +122,12 @@ class AutoParallel(Cell):
             raise ValueError(f"threshold must be a positive integer or 0, but got {threshold}.")
         if optimizer_level not in ("level1", "level2", "level3"):
             raise ValueError(f"Optimizer level should in ['level1', 'level2', 'level3'], but got {optimizer_level}")
-        raise NotImplementedError("AutoParallel.hsdp: optimizer sharding inside the SPMD pass is not supported by "
-                                  "sprout (parameters are stored whole on every rank); data-parallel training "
-                                  "shards optimizer state with set_auto_parallel_context(parallel_mode="
-                                  "'data_parallel', enable_parallel_optimizer=True)")
+        if optimizer_level == "level3":
+            raise NotImplementedError("AutoParallel.hsdp: optimizer_level 'level3' (parameters sharded in the forward "
+                                      "as well) is not supported by sprout; use 'level1' or 'level2'")
+        # the training wrapper built around this cell shards the optimizer state (sprout.nn.parallel_optimizer)
+        self._hsdp = {"optimizer_weight_shard_size": shard_size, "parallel_optimizer_threshold": threshold,
+                      "optimizer_level": optimizer_level}
 
     def pipeline(self, stages=1, output_broadcast=False, interleave=False, scheduler="1f1b"):
         if not isinstance(stages, int):
@@ -207,6 +209,10 @@ class AutoParallel(Cell):
             out["search_mode"] = search
         if self._comm_fusion_config is not None:
             out["comm_fusion"] = self._comm_fusion_config
+        hsdp = self.__dict__.get("_hsdp")
+        out["enable_parallel_optimizer"] = hsdp is not None
+        if hsdp is not None:
+            out["parallel_optimizer_config"] = hsdp
         return out
 
     @contextlib.contextmanager

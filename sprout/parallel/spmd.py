@@ -132,13 +132,7 @@ class Shard:
         if self.in_strategy is not None and len(args) != len(self.in_strategy):
             raise ValueError(f"For 'shard', the number of inputs ({len(args)}) must equal the length of "
                              f"'in_strategy' ({len(self.in_strategy)}).")
-        for i, a in enumerate(args):
-            if not isinstance(a, Tensor):
-                raise TypeError(f"For 'shard', input {i} must be a Tensor, but got {type(a).__name__}.")
-        if dispatch._builders and current().kind == "sim":
-            raise ShardError("shard: a sharded function called inside a jitted function is not supported on the "
-                             "simulated mesh (the ranks share one process's compiled graphs); call it eagerly, or "
-                             "run under mpiexec / sprout.msrun")
+        check_call_inputs("shard", "shard: a sharded function", args, ShardError)
         if context.auto_parallel_is_set("device_num") and context.get_auto_parallel_context("device_num") != n:
             raise ShardError(f"shard: device_num={context.get_auto_parallel_context('device_num')} but the world has "
                              f"{n} ranks; sprout shards over the whole world")
@@ -325,6 +319,11 @@ def _state_write(mesh: Mesh, builder, node, ins: list, param_of: dict) -> list:
     operands gathered whole, the op run on every rank on the whole Parameter (each rank holds all of it), so every
     rank writes the same new value; the new version is replicated."""
     written = node_writes(node)
+    if context.get_auto_parallel_context("enable_parallel_optimizer") and \
+            getattr(node.op.impl, "__module__", "").startswith("sprout.ops.optim_kernels"):
+        raise NotImplementedError(f"shard: enable_parallel_optimizer with the optimizer ({node.op.name}) inside a "
+                                  "sharded function is not supported; train with TrainOneStepCell / Model (whose "
+                                  "optimizer state sprout shards) or set enable_parallel_optimizer=False")
     args = []
     for i, v in enumerate(ins):
         if i in written:
@@ -357,6 +356,11 @@ def semi_auto_network(network) -> None:
     apply, gradients of replicated parameters are summed by the Mirror ops), unless it is sharded already."""
     if management.get_group_size() == 1 or network.__dict__.get("_shard") is not None:
         return
+    if context.get_auto_parallel_context("pipeline_stages") > 1:  # the PipelineCell inside runs the pipeline
+        if not any(type(c).__name__ == "PipelineCell" for _, c in network.cells_and_names()):
+            raise RuntimeError("pipeline_stages > 1: the network a training wrapper differentiates must contain an "
+                               "nn.PipelineCell (MindSpore's rule); sprout pipelines only through it")
+        return
     from .auto_parallel import AutoParallel
 
     auto = next((c for _, c in network.cells_and_names() if isinstance(c, AutoParallel)), None)
@@ -369,6 +373,17 @@ def semi_auto_network(network) -> None:
         sharded.scope = auto.scope
     network.__dict__["_shard"] = sharded
     network._refresh_plain()  # a sharded cell leaves Cell.__call__'s common path
+
+
+def network_scope(network):
+    """The auto-parallel context a training wrapper of ``network`` is built under: an AutoParallel cell's own
+    configuration when the network holds one, else the global context."""
+    import contextlib
+
+    from .auto_parallel import AutoParallel
+
+    auto = next((c for _, c in network.cells_and_names() if isinstance(c, AutoParallel)), None)
+    return auto.scope() if auto is not None else contextlib.nullcontext()
 
 
 def tracing_sharded() -> bool:
@@ -390,6 +405,17 @@ def _value(env: dict, x) -> spmd_rules.Val:
             return spmd_rules.Val(t, TensorLayout.replicated(v.ndim), TensorType(tuple(v.shape), t.dtype))
         return spmd_rules.Val(v, None, v)
     return env[x.uid]
+
+
+def check_call_inputs(name: str, what: str, args: tuple, error) -> None:
+    """The inputs of a call that compiles its own per-rank graph are Tensors, and on the simulated mesh the call is
+    not inside a jitted function (the simulated ranks share one process's compiled graphs)."""
+    for i, a in enumerate(args):
+        if not isinstance(a, Tensor):
+            raise TypeError(f"For '{name}', input {i} must be a Tensor, but got {type(a).__name__}.")
+    if dispatch._builders and current().kind == "sim":
+        raise error(f"{what} called inside a jitted function is not supported on the simulated mesh (the ranks share "
+                    "one process's compiled graphs); call it eagerly, or run under mpiexec / sprout.msrun")
 
 
 def _global_stand_in(a: Tensor, n: int) -> Tensor:

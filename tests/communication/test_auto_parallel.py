@@ -137,8 +137,8 @@ def test_auto_parallel_configuration_is_checked_as_mindspore():
         ap.dataset_strategy(((2, 1),))
     with pytest.raises(ValueError, match="shard_size"):
         ap.hsdp(shard_size=0)
-    with pytest.raises(NotImplementedError, match="optimizer sharding"):
-        ap.hsdp()
+    with pytest.raises(NotImplementedError, match="level3"):
+        ap.hsdp(optimizer_level="level3")
     with pytest.raises(ValueError, match="larger than zero"):
         ap.pipeline(stages=0)
     with pytest.raises(NotImplementedError, match="pipeline stages"):

@@ -147,9 +147,9 @@ def test_hybrid_parallel_is_data_parallel_and_semi_auto_shards_the_network():
         context.set_auto_parallel_context(parallel_mode=context.ParallelMode.SEMI_AUTO_PARALLEL)
         step = nn.TrainOneStepCell(nn.WithLossCell(net, loss), opt)  # the network runs through the SPMD pass
         assert step.reducer_flag is False and step.network._shard is not None
-        context.set_auto_parallel_context(enable_parallel_optimizer=True)  # semi-auto: refused (DP: supported)
-        with pytest.raises(NotImplementedError, match="enable_parallel_optimizer"):
-            nn.TrainOneStepCell(nn.WithLossCell(net, loss), opt)
+        context.set_auto_parallel_context(enable_parallel_optimizer=True)  # semi-auto: the gradients are whole already
+        step = nn.TrainOneStepCell(nn.WithLossCell(net, loss), opt)
+        assert step.grad_reducer.reduced is True
         return True
 
     assert simulate(rank_main, 2) == [True, True]

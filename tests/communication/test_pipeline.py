@@ -1,0 +1,150 @@
+"""Pipeline parallel (``nn.PipelineCell`` under ``pipeline_stages > 1``, GPipe): training on the simulated mesh (2 and
+3 stages) and under ``mpiexec -n 2`` (GRAPH_MODE TrainOneStepCell; value_and_grad + PipelineGradReducer inside @jit)
+equals the one-process run on each stage's parameters and the last stage's loss; what is not supported raises."""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import sprout as ms
+from sprout import context, nn
+from sprout.communication import init, simulate
+
+from .conftest import ROOT, SCRIPTS
+
+SEMI = context.ParallelMode.SEMI_AUTO_PARALLEL
+_rng = np.random.default_rng(0)
+X = _rng.standard_normal((12, 8)).astype(np.float32)
+Y = _rng.standard_normal((12, 4)).astype(np.float32)
+W = [_rng.standard_normal(s).astype(np.float32) * 0.3 for s in ((16, 8), (16, 16), (4, 16))]
+
+
+class Net(nn.Cell):
+    def __init__(self, dropout=False):
+        super().__init__()
+        self.l1 = nn.Dense(8, 16, weight_init=ms.Tensor(W[0]), bias_init="zeros")
+        self.l2 = nn.Dense(16, 16, weight_init=ms.Tensor(W[1]), bias_init="zeros")
+        self.l3 = nn.Dense(16, 4, weight_init=ms.Tensor(W[2]), bias_init="zeros")
+        self.act = nn.Dropout(p=0.5) if dropout else nn.ReLU()
+
+    def construct(self, x):
+        return self.l3(self.act(self.l2(ms.ops.tanh(self.l1(x)))))  # tanh: no cell, runs where l1's output is
+
+
+def _train(stages, micro=4, steps=3, dropout=False):
+    net = Net(dropout)
+    for cell, s in zip((net.l1, net.l2, net.l3), stages):
+        cell.pipeline_stage = s
+    step = nn.TrainOneStepCell(nn.PipelineCell(nn.WithLossCell(net, nn.MSELoss()), micro),
+                               nn.Momentum(net.trainable_params(), 0.1, 0.9))
+    net.set_train()
+    losses = [float(step(ms.Tensor(X), ms.Tensor(Y)).asnumpy()) for _ in range(steps)]
+    return losses, [p.asnumpy() for p in net.trainable_params()]
+
+
+@pytest.mark.parametrize("n,stages", [(2, (0, 0, 1)), (2, (0, 1, 1)), (3, (0, 1, 2))])
+def test_pipelined_training_equals_one_process(n, stages):
+    want_losses, want = _train(stages)
+
+    def rank_main():
+        init()
+        context.set_auto_parallel_context(parallel_mode=SEMI, pipeline_stages=n)
+        return _train(stages)
+
+    for r, (losses, params) in enumerate(simulate(rank_main, n)):
+        if r == n - 1:  # the loss lives on the last stage; the others return zeros
+            np.testing.assert_allclose(losses, want_losses, rtol=1e-6)
+        else:
+            assert losses == [0.0] * len(losses)
+        for k, (p, w) in enumerate(zip(params, want)):
+            if stages[k // 2] == r:  # each stage's parameters are trained on its rank
+                np.testing.assert_allclose(p, w, rtol=1e-5, atol=1e-6)
+
+
+def _errors(fn, n=2):
+    def rank_main():
+        init()
+        try:
+            fn()
+        except Exception as exc:  # noqa: BLE001 - the test reads the type and message
+            return type(exc), str(exc)
+        return None, "no error"
+
+    return simulate(rank_main, n)
+
+
+def test_unsupported_configurations_raise():
+    def more_ranks_than_stages():
+        context.set_auto_parallel_context(parallel_mode=SEMI, pipeline_stages=2)
+        _train((0, 0, 1))
+
+    for kind, msg in _errors(more_ranks_than_stages, 4):
+        assert kind is NotImplementedError and "one rank per pipeline stage" in msg
+
+    def random_op_in_a_stage():
+        context.set_auto_parallel_context(parallel_mode=SEMI, pipeline_stages=2)
+        _train((0, 0, 1), dropout=True)
+
+    for kind, msg in _errors(random_op_in_a_stage):
+        assert kind is NotImplementedError and "random" in msg
+
+    def too_few_micro_batches():
+        context.set_auto_parallel_context(parallel_mode=SEMI, pipeline_stages=2)
+        _train((0, 0, 1), micro=1)
+
+    for kind, msg in _errors(too_few_micro_batches):
+        assert kind is ValueError and "micro_size" in msg
+
+    def data_parallel_mode():
+        context.set_auto_parallel_context(parallel_mode="data_parallel", pipeline_stages=2)
+        _train((0, 0, 1))
+
+    for kind, msg in _errors(data_parallel_mode):
+        assert kind is RuntimeError and "semi_auto_parallel" in msg
+
+    def no_pipeline_cell():
+        context.set_auto_parallel_context(parallel_mode=SEMI, pipeline_stages=2)
+        net = Net()
+        nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.SGD(net.trainable_params(), 0.1))
+
+    for kind, msg in _errors(no_pipeline_cell):
+        assert kind is RuntimeError and "PipelineCell" in msg
+
+
+def test_pipeline_stage_property_and_grad_reducer():
+    d = nn.Dense(2, 2)
+    with pytest.raises(AttributeError, match="pipeline_stage"):
+        d.pipeline_stage  # noqa: B018 - unset, as in MindSpore
+    d.pipeline_stage = 1
+    assert d.pipeline_stage == 1
+    with pytest.raises(ValueError, match="can not be less than 0"):
+        d.pipeline_stage = -1
+    with pytest.raises(TypeError, match="must be int type"):
+        d.pipeline_stage = True
+    params = d.trainable_params()
+    grads = (ms.Tensor(np.full((2, 2), 3.0, np.float32)), ms.Tensor(np.ones(2, np.float32)))
+    out = nn.PipelineGradReducer(params, scale_sense=2.0)(grads)
+    np.testing.assert_array_equal(out[0].asnumpy(), np.full((2, 2), 1.5, np.float32))
+    with pytest.raises(NotImplementedError, match="opt_shard"):
+        nn.PipelineGradReducer(params, opt_shard=True)
+
+
+def _job(cmd, timeout=90):
+    env = dict(os.environ, PYTHONPATH=str(ROOT), OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")
+    return subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout)
+
+
+def test_pipeline_under_mpiexec_equals_one_process(mpirun, tmp_path):
+    script = str(SCRIPTS / "pipeline_train.py")
+    one = _job([sys.executable, script, str(tmp_path / "one"), "graph"])
+    assert one.returncode == 0, one.stderr
+    want = np.load(tmp_path / "one_rank0.npz")
+    for mode in ("graph", "functional"):
+        proc = mpirun(2, "pipeline_train.py", tmp_path / mode, mode, timeout=90)
+        assert proc.returncode == 0, proc.stderr
+        got = [np.load(tmp_path / f"{mode}_rank{r}.npz") for r in range(2)]
+        np.testing.assert_array_equal(got[1]["losses"], want["losses"])
+        for k in range(6):  # l1, l2 on stage 0, l3 on stage 1: bitwise the one-process compiled run
+            np.testing.assert_array_equal(got[0 if k < 4 else 1][f"arr_{k}"], want[f"arr_{k}"])
