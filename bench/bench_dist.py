@@ -25,33 +25,69 @@ sys.path.insert(0, _ROOT)
 
 
 # ---- workers (run inside the jobs) ---------------------------------------------------------------------------
-def _median_step(step, x, y, warm: int, steps: int, cpu: list | None = None) -> float:
+_SPENT = {"check": 0.0, "coll": 0.0, "n": 0}  # per step: wall time in the signature checks / in the MPI calls
+
+
+def _time_collectives() -> None:
+    """Wrap the collectives' entry so a step's time splits into the cross-rank signature checks, the MPI calls
+    themselves (including the wait for the other rank) and the rest (compute, copies, Python)."""
+    from sprout.communication import collective
+
+    check, run = collective._check, collective.run
+
+    def timed_check(*a):
+        t0 = time.perf_counter()
+        check(*a)
+        _SPENT["check"] += time.perf_counter() - t0
+
+    def timed_run(kind, group, x, attrs, call):
+        def timed_call(b):
+            t0 = time.perf_counter()
+            out = call(b)
+            _SPENT["coll"] += time.perf_counter() - t0
+            _SPENT["n"] += 1
+            return out
+
+        return run(kind, group, x, attrs, timed_call)
+
+    collective._check, collective.run = timed_check, timed_run
+
+
+def _median_step(step, x, y, warm: int, steps: int, cpu: list | None = None, parts: dict | None = None) -> float:
     """Median wall time of a step; ``cpu`` (if given) receives the median CPU time of this process per step
-    (robust to a shared machine: it excludes the time the rank was not scheduled, though not MPI's busy wait)."""
+    (robust to a shared machine: it excludes the time the rank was not scheduled, though not MPI's busy wait);
+    ``parts`` the median wall time per step in the signature checks and in the MPI calls (``_time_collectives``)."""
     for _ in range(warm):
         step(x, y)
-    times, cpus = [], []
+    times, cpus, checks, colls = [], [], [], []
     for _ in range(steps):
+        _SPENT.update(check=0.0, coll=0.0, n=0)
         c0, t0 = time.process_time(), time.perf_counter()
         step(x, y)
         times.append(time.perf_counter() - t0)
         cpus.append(time.process_time() - c0)
+        checks.append(_SPENT["check"])
+        colls.append(_SPENT["coll"])
     if cpu is not None:
         cpu.append(statistics.median(cpus))
+    if parts is not None:
+        parts.update(check=statistics.median(checks), coll=statistics.median(colls), ncoll=_SPENT["n"])
     return statistics.median(times)
 
 
 def _dp_worker(batch: int, steps: int, fusion: int) -> dict:
     """fusion: 1 = the default ("auto": big gradients alone, small ones packed), 2 = one packed bucket (comm_fusion
     size 64 MB), 0 = one all-reduce per gradient (comm_fusion openstate False), 3 = no reducer (each rank trains on
-    its half alone: the compute of a data-parallel step without its communication)."""
+    its half alone: the compute of a data-parallel step without its communication), 4 = the default without the
+    cross-rank signature checks (set_context(comm_check=False))."""
     import sprout as ms
     from sprout import context, nn
     from sprout.communication import collective, get_group_size, get_rank, init
 
-    ms.set_context(mode=ms.GRAPH_MODE)
+    ms.set_context(mode=ms.GRAPH_MODE, comm_check=fusion != 4)
     init()
     n, r = get_group_size(), get_rank()
+    _time_collectives()
     if n > 1 and fusion != 3:
         context.set_auto_parallel_context(parallel_mode="data_parallel", gradients_mean=True)
     if fusion == 0:
@@ -66,7 +102,8 @@ def _dp_worker(batch: int, steps: int, fusion: int) -> dict:
     x = ms.Tensor(rng.standard_normal((batch // n, 784)).astype(np.float32))
     y = ms.Tensor(rng.integers(0, 10, batch // n).astype(np.int32))
     cpu: list = []
-    out = {"step": _median_step(step, x, y, 10, steps, cpu), "cpu": cpu[0]}
+    parts: dict = {}
+    out = {"step": _median_step(step, x, y, 10, steps, cpu, parts), "cpu": cpu[0], **parts}
     if n > 1 and fusion != 3:  # the bare all-reduce of the gradient bytes, in place, as the reducer's bucket does it
         grad = np.zeros(sum(p.size for p in net.trainable_params()), np.float32)
         backend = collective.current().groups["mccl_world_group"].backend
@@ -221,9 +258,17 @@ def _ms(s: float) -> str:
     return f"{s * 1e3:.2f} ms" if s >= 1e-3 else f"{s * 1e6:.1f} us"
 
 
+def _table(header: list, rows: list) -> None:
+    print("\n| " + " | ".join(header) + " |")
+    print("|" + " --- |" * len(header))
+    for r in rows:
+        print("| " + " | ".join(r) + " |")
+
+
 def bench_dp(steps: int) -> list:
     rows = []
     cpu_rows = []
+    parts_rows = []
     for batch in (64, 256, 1024):
         one2 = _job(_worker_cmd("dp", batch, steps, 1), threads=2)["step"]
         one1_res = _job(_worker_cmd("dp", batch, steps, 1), threads=1)
@@ -235,22 +280,25 @@ def bench_dp(steps: int) -> list:
                          _ms(two["cpu"]), _ms(two["cpu"] - alone["cpu"])])
         per = _job(["mpiexec", "-n", "2"] + _worker_cmd("dp", batch, steps, 0), threads=1)
         one_bucket = _job(["mpiexec", "-n", "2"] + _worker_cmd("dp", batch, steps, 2), threads=1)
+        unchecked = _job(["mpiexec", "-n", "2"] + _worker_cmd("dp", batch, steps, 4), threads=1)
+        for name, res in (("default buckets", two), ("one bucket", one_bucket), ("per tensor", per),
+                          ("default, comm_check=False", unchecked)):
+            parts_rows.append([f"global batch {batch}, {name}", _ms(res["step"]), _ms(res["cpu"]), str(res["ncoll"]),
+                               _ms(res["check"]), _ms(res["coll"]), _ms(res["step"] - res["check"] - res["coll"]),
+                               _ms(alone["step"])])
         rows.append([f"W4 DP step, global batch {batch}", _ms(one2), _ms(one1), _ms(two["step"]),
                      f"{one2 / two['step']:.2f}x", f"{one1 / two['step']:.2f}x", _ms(per["step"]),
                      _ms(one_bucket["step"]), _ms(two["reducer_eager"]), _ms(two["allreduce_op"]),
                      _ms(two["allreduce_raw"])])
-    print("| workload | 1 proc, 2 BLAS threads | 1 proc, 1 thread | 2 ranks x 1 thread (default buckets) | speed-up "
-          "vs 2 threads | vs 1 thread | 2 ranks, all-reduce per tensor | 2 ranks, one bucket | reducer call (eager) "
-          "| AllReduce op, 2.55 MiB | raw in-place MPI all-reduce |")
-    print("|" + " --- |" * 11)
-    for r in rows:
-        print("| " + " | ".join(r) + " |")
-    print("\n| W4 DP, CPU time per step (process_time; the slowest rank) | 1 proc, 1 thread, whole batch | 1 proc, "
-          "1 thread, half batch | 2 ranks, no reducer (compute only) | 2 ranks, data parallel | DP's CPU cost per "
-          "rank (incl. MPI's busy wait) |")
-    print("|" + " --- |" * 6)
-    for r in cpu_rows:
-        print("| " + " | ".join(r) + " |")
+    _table(["workload", "1 proc, 2 BLAS threads", "1 proc, 1 thread", "2 ranks x 1 thread (default buckets)",
+            "speed-up vs 2 threads", "vs 1 thread", "2 ranks, all-reduce per tensor", "2 ranks, one bucket",
+            "reducer call (eager)", "AllReduce op, 2.55 MiB", "raw in-place MPI all-reduce"], rows)
+    _table(["W4 DP, CPU time per step (process_time; the slowest rank)", "1 proc, 1 thread, whole batch",
+            "1 proc, 1 thread, half batch", "2 ranks, no reducer (compute only)", "2 ranks, data parallel",
+            "DP's CPU cost per rank (incl. MPI's busy wait)"], cpu_rows)
+    _table(["W4 DP step on 2 ranks, where a step's wall time goes (medians; the slowest rank's)", "step", "CPU",
+            "collectives", "signature checks", "inside MPI calls (incl. waiting for the other rank)",
+            "the rest (compute, copies, Python)", "2 ranks without reducer"], parts_rows)
     return rows
 
 
