@@ -92,7 +92,10 @@ class PipelineCell(GradAccumulationCell):
     def __call__(self, *args, **kwargs):
         from . import pipeline
 
-        if not kwargs and pipeline.engaged():
+        if pipeline.engaged():
+            if kwargs:
+                raise TypeError("PipelineCell: keyword arguments are not supported in a pipelined call (pass the "
+                                "inputs positionally)")
             return pipeline.run(self, args)
         return super().__call__(*args, **kwargs)
 

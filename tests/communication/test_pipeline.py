@@ -97,6 +97,13 @@ def test_unsupported_configurations_raise():
     for kind, msg in _errors(too_few_micro_batches):
         assert kind is ValueError and "micro_size" in msg
 
+    def keyword_inputs():
+        context.set_auto_parallel_context(parallel_mode=SEMI, pipeline_stages=2)
+        nn.PipelineCell(nn.WithLossCell(Net(), nn.MSELoss()), 2)(ms.Tensor(X), label=ms.Tensor(Y))
+
+    for kind, msg in _errors(keyword_inputs):
+        assert kind is TypeError and "keyword arguments" in msg
+
     def data_parallel_mode():
         context.set_auto_parallel_context(parallel_mode="data_parallel", pipeline_stages=2)
         _train((0, 0, 1))
