@@ -116,6 +116,7 @@ def _build(cell, args: tuple, n_stages: int) -> _Entry:
         raise NotImplementedError("PipelineCell: a pipelined network that updates state in its forward (such as "
                                   "BatchNorm's moving statistics) is not supported")
     where = _assign(graph, stages, n_stages)
+    _check_shared_parameters(graph, traced, where)
     return _Entry(*_localize(graph, traced, where, n_stages, _anchor(cell)), traced.out_spec)
 
 
@@ -139,6 +140,24 @@ def _assign(graph, stages: dict, n_stages: int) -> dict:
         for v in node.outputs:
             where[v.uid] = s
     return where
+
+
+def _check_shared_parameters(graph, traced, where: dict) -> None:
+    """A Parameter read by the nodes of two stages (directly, or through nodes computed wherever they are needed)
+    would get part of its gradient on each stage's rank and be updated differently on each: refused."""
+    need: dict = {}  # uid -> the stages that read the value
+    for node in reversed(graph.nodes):
+        s = where[node.outputs[0].uid] if node.outputs else None
+        stages = {s} if s is not None else set().union(*(need.get(v.uid, set()) for v in node.outputs))
+        for x in node.inputs:
+            if not isinstance(x, Const):
+                need.setdefault(x.uid, set()).update(stages)
+    for v in graph.inputs:
+        src = traced.sources[v.uid]
+        if src[0] == "param" and len(need.get(v.uid, ())) > 1:
+            raise NotImplementedError(f"PipelineCell: Parameter {src[1].name!r} is used by pipeline stages "
+                                      f"{sorted(need[v.uid])}; parameters shared across stages are not supported by "
+                                      "sprout's pipeline parallel")
 
 
 def _anchor(cell) -> Parameter | None:

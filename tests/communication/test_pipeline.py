@@ -97,6 +97,20 @@ def test_unsupported_configurations_raise():
     for kind, msg in _errors(too_few_micro_batches):
         assert kind is ValueError and "micro_size" in msg
 
+    def shared_parameter():
+        context.set_auto_parallel_context(parallel_mode=SEMI, pipeline_stages=2)
+        net = Net()
+        net.l3 = nn.Dense(16, 16, weight_init=net.l2.weight, bias_init="zeros")  # l2.weight read by both stages
+        net.l3.weight = net.l2.weight
+        for cell, s in zip((net.l1, net.l2, net.l3), (0, 0, 1)):
+            cell.pipeline_stage = s
+        step = nn.TrainOneStepCell(nn.PipelineCell(nn.WithLossCell(net, nn.MSELoss()), 2),
+                                   nn.SGD(net.trainable_params(), 0.1))
+        step(ms.Tensor(X), ms.Tensor(np.zeros((12, 16), np.float32)))
+
+    for kind, msg in _errors(shared_parameter):
+        assert kind is NotImplementedError and "used by pipeline stages [0, 1]" in msg, msg
+
     def keyword_inputs():
         context.set_auto_parallel_context(parallel_mode=SEMI, pipeline_stages=2)
         nn.PipelineCell(nn.WithLossCell(Net(), nn.MSELoss()), 2)(ms.Tensor(X), label=ms.Tensor(Y))
