@@ -10,7 +10,7 @@ import pytest
 
 import sprout as ms
 from sprout import context, nn
-from sprout.communication import init, simulate
+from sprout.communication import get_rank, init, simulate
 
 from .conftest import ROOT, SCRIPTS
 
@@ -169,3 +169,50 @@ def test_pipeline_under_mpiexec_equals_one_process(mpirun, tmp_path):
         np.testing.assert_array_equal(got[1]["losses"], want["losses"])
         for k in range(6):  # l1, l2 on stage 0, l3 on stage 1: bitwise the one-process compiled run
             np.testing.assert_array_equal(got[0 if k < 4 else 1][f"arr_{k}"], want[f"arr_{k}"])
+
+
+def test_pipeline_checkpoint_helpers(tmp_path):
+    """Each stage saves its parameters; load_segmented_checkpoints combines the files, merge_pipeline_strategys the
+    strategy files; sync_pipeline_shared_parameters gives a parameter held by two stages' cells the first stage's
+    value on every rank."""
+    stages = (0, 0, 1)
+    want_losses, want = _train(stages)
+    names = [p.name for p in Net().trainable_params()]
+
+    def rank_main():
+        init()
+        context.set_auto_parallel_context(parallel_mode=SEMI, pipeline_stages=2)
+        net = Net()
+        for cell, s in zip((net.l1, net.l2, net.l3), stages):
+            cell.pipeline_stage = s
+        step = nn.TrainOneStepCell(nn.PipelineCell(nn.WithLossCell(net, nn.MSELoss()), 4),
+                                   nn.Momentum(net.trainable_params(), 0.1, 0.9))
+        for _ in range(3):
+            step(ms.Tensor(X), ms.Tensor(Y))
+        r = get_rank()
+        mine = [{"name": p.name, "data": p} for k, p in enumerate(net.trainable_params()) if stages[k // 2] == r]
+        ms.save_checkpoint(mine, str(tmp_path / f"stage_{r}.ckpt"))
+        shared = Net()  # l1 and l3 (different stages) hold the same bias Parameter; the ranks start apart
+        shared.l1.pipeline_stage, shared.l3.pipeline_stage = 0, 1
+        shared.l3.bias = ms.Parameter(ms.Tensor(np.full(4, float(r), np.float32)), name="tied")
+        shared.l1.tied = shared.l3.bias
+        ms.sync_pipeline_shared_parameters(shared)
+        return shared.l3.bias.asnumpy()
+
+    for tied in simulate(rank_main, 2):
+        np.testing.assert_array_equal(tied, np.zeros(4, np.float32))  # stage 0's value everywhere
+    loaded = ms.load_segmented_checkpoints(str(tmp_path))
+    assert sorted(loaded) == sorted(names)
+    for name, w in zip(names, want):
+        np.testing.assert_allclose(loaded[name].asnumpy(), w, rtol=1e-5, atol=1e-6)
+    with pytest.raises(ValueError, match="not a directory|doesn't exist"):
+        ms.load_segmented_checkpoints(str(tmp_path / "missing"))
+    a, b = tmp_path / "s" / "a.json", tmp_path / "s" / "b.json"
+    a.parent.mkdir()
+    a.write_text('{"parallel_layout": {"w": {"dev_matrix": [2], "tensor_map": [0, -1], "shape": [4, 2]}}}')
+    b.write_text('{"parallel_layout": {"v": {"dev_matrix": [2], "tensor_map": [-1], "shape": [3]}}}')
+    ms.merge_pipeline_strategys(str(a.parent), str(tmp_path / "merged.json"))
+    assert sorted(ms.build_searched_strategy(str(tmp_path / "merged.json"))) == ["v", "w"]
+    b.write_text('{"parallel_layout": {"w": {"dev_matrix": [2], "tensor_map": [-1, -1], "shape": [4, 2]}}}')
+    with pytest.raises(ValueError, match="disagree on parameter 'w'"):
+        ms.merge_pipeline_strategys(str(a.parent), str(tmp_path / "merged.json"))
