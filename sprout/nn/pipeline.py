@@ -53,6 +53,13 @@ def check_mode(where: str) -> int:
     return stages
 
 
+def contains_pipeline_cell(network) -> bool:
+    from .wrap_extra import PipelineCell
+
+    return hasattr(network, "cells_and_names") and any(isinstance(c, PipelineCell)
+                                                       for _, c in network.cells_and_names())
+
+
 def _record_stage(cell, call, args, kwargs):
     """Cell.__call__ while a PipelineCell is traced: the nodes a staged cell emits take its stage (the innermost
     staged cell wins: an inner call records its nodes before the outer call returns)."""
@@ -250,4 +257,4 @@ class PipelineGradReducer(Cell):
         return tuple(g * F.cast(inv, g.dtype) if g.dtype != mstype.float32 else g * inv for g in grads)
 
 
-__all__ = ["PipelineGradReducer", "engaged", "run", "check_mode"]
+__all__ = ["PipelineGradReducer", "engaged", "run", "check_mode", "contains_pipeline_cell"]

@@ -15,3 +15,11 @@ __all__ = ["ParallelMode", "set_algo_parameters", "get_algo_parameters", "reset_
            "merge_sliced_parameter", "transform_checkpoints", "rank_list_for_transform",
            "transform_checkpoint_by_rank", "unified_safetensors", "load_segmented_checkpoints",
            "merge_pipeline_strategys", "sync_pipeline_shared_parameters"]
+
+
+def __getattr__(name):
+    if name == "nn":  # mindspore.parallel.nn (the pipeline wrappers) sits above sprout.nn: imported on first use
+        import importlib
+
+        return importlib.import_module(f"{__name__}.nn")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

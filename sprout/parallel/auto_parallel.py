@@ -146,9 +146,17 @@ class AutoParallel(Cell):
         if scheduler not in ("1f1b", "gpipe", "seqpipe", "seqvpp", "seqsmartvpp", "zero_bubble_v"):
             raise ValueError("For 'AutoParallel.pipeline', the argument 'scheduler' must be '1f1b'/'gpipe'/'seqpipe'/"
                              f"'seqvpp'/'seqsmartvpp'/'zero_bubble_v' , but got the value : {scheduler}.")
-        if stages > 1:
-            raise NotImplementedError(f"AutoParallel.pipeline: {stages} pipeline stages are not supported by sprout "
-                                      "(no pipeline parallelism); stages=1 is the default")
+        if stages > 1:  # the PipelineCell inside runs pipelined under this cell's configuration (sprout.nn.pipeline)
+            if scheduler != "gpipe" or interleave or output_broadcast:
+                raise NotImplementedError("AutoParallel.pipeline: sprout runs pipeline stages with the GPipe schedule "
+                                          "only, without interleave or output_broadcast; call pipeline(stages, "
+                                          f"scheduler='gpipe') (got scheduler={scheduler!r}, interleave={interleave}, "
+                                          f"output_broadcast={output_broadcast})")
+            from ..nn.pipeline import contains_pipeline_cell
+
+            if not contains_pipeline_cell(self.network):
+                raise RuntimeError("AutoParallel.pipeline: with stages > 1 the network must contain an nn.PipelineCell "
+                                   "(or parallel.nn.Pipeline), which splits the batch into micro-batches")
         self._pipeline_stages = stages
 
     def comm_fusion(self, config):
@@ -209,6 +217,7 @@ class AutoParallel(Cell):
             out["search_mode"] = search
         if self._comm_fusion_config is not None:
             out["comm_fusion"] = self._comm_fusion_config
+        out["pipeline_stages"] = self._pipeline_stages
         hsdp = self.__dict__.get("_hsdp")
         out["enable_parallel_optimizer"] = hsdp is not None
         if hsdp is not None:
@@ -234,6 +243,9 @@ class AutoParallel(Cell):
         if kwargs:
             raise TypeError("AutoParallel: keyword arguments are not supported over several ranks (pass them "
                             "positionally)")
+        if self._pipeline_stages > 1:  # the PipelineCell inside pipelines the call (no SPMD pass around it)
+            with self.scope():
+                return self.network(*args)
         if self._auto_shard is None:
             self.__dict__["_auto_shard"] = Shard(self.network, None)
         with self.scope():

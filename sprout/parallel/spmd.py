@@ -357,7 +357,9 @@ def semi_auto_network(network) -> None:
     if management.get_group_size() == 1 or network.__dict__.get("_shard") is not None:
         return
     if context.get_auto_parallel_context("pipeline_stages") > 1:  # the PipelineCell inside runs the pipeline
-        if not any(type(c).__name__ == "PipelineCell" for _, c in network.cells_and_names()):
+        from ..nn.pipeline import contains_pipeline_cell
+
+        if not contains_pipeline_cell(network):
             raise RuntimeError("pipeline_stages > 1: the network a training wrapper differentiates must contain an "
                                "nn.PipelineCell (MindSpore's rule); sprout pipelines only through it")
         return

@@ -141,8 +141,10 @@ def test_auto_parallel_configuration_is_checked_as_mindspore():
         ap.hsdp(optimizer_level="level3")
     with pytest.raises(ValueError, match="larger than zero"):
         ap.pipeline(stages=0)
-    with pytest.raises(NotImplementedError, match="pipeline stages"):
+    with pytest.raises(NotImplementedError, match="GPipe"):
         ap.pipeline(stages=2)
+    with pytest.raises(RuntimeError, match="PipelineCell"):
+        ap.pipeline(stages=2, scheduler="gpipe")
     ap.pipeline(stages=1, scheduler="gpipe")
     assert ap.get_pipeline_stages() == 1
     with pytest.raises(TypeError, match="dict"):

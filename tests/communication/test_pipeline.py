@@ -216,3 +216,32 @@ def test_pipeline_checkpoint_helpers(tmp_path):
     b.write_text('{"parallel_layout": {"w": {"dev_matrix": [2], "tensor_map": [-1, -1], "shape": [4, 2]}}}')
     with pytest.raises(ValueError, match="disagree on parameter 'w'"):
         ms.merge_pipeline_strategys(str(a.parent), str(tmp_path / "merged.json"))
+
+
+def test_auto_parallel_pipeline_of_a_parallel_nn_pipeline():
+    """MindSpore 2.6+'s form: AutoParallel(parallel.nn.Pipeline(loss net, micro)).pipeline(stages, 'gpipe'), the global
+    context left stand-alone; Model trains it."""
+    from sprout.parallel.auto_parallel import AutoParallel
+    from sprout.parallel.nn import Pipeline
+
+    stages = (0, 1, 1)
+    want_losses, want = _train(stages)
+
+    def rank_main():
+        init()
+        net = Net()
+        for cell, s in zip((net.l1, net.l2, net.l3), stages):
+            cell.pipeline_stage = s
+        auto = AutoParallel(Pipeline(nn.WithLossCell(net, nn.MSELoss()), 4), parallel_mode="semi_auto")
+        auto.pipeline(stages=2, scheduler="gpipe")
+        step = nn.TrainOneStepCell(auto, nn.Momentum(net.trainable_params(), 0.1, 0.9))
+        losses = [float(step(ms.Tensor(X), ms.Tensor(Y)).asnumpy()) for _ in range(3)]
+        assert context.get_auto_parallel_context("pipeline_stages") == 1  # only the cell's configuration changed
+        return losses, [p.asnumpy() for p in net.trainable_params()]
+
+    for r, (losses, params) in enumerate(simulate(rank_main, 2)):
+        if r == 1:
+            np.testing.assert_allclose(losses, want_losses, rtol=1e-6)
+        for k, (p, w) in enumerate(zip(params, want)):
+            if stages[k // 2] == r:
+                np.testing.assert_allclose(p, w, rtol=1e-5, atol=1e-6)
