@@ -92,3 +92,9 @@ def __getattr__(name):
 
 def __dir__():
     return sorted(set(globals()) | set(_LAZY_SUBMODULES) | set(_LAZY))
+
+
+# `from sprout import *` gives what it gave when everything was imported here (the lazy names import on the way;
+# ms.numpy / mint / experimental never were in it: `numpy` would shadow the user's)
+__all__ = sorted({n for n in globals() if not n.startswith("_")} | set(_LAZY)
+                 | set(_LAZY_SUBMODULES) - {"numpy", "mint", "experimental"})
