@@ -168,8 +168,7 @@ def _check_shared_parameters(graph, traced, where: dict) -> None:
 
 
 def _anchor(cell) -> Parameter | None:
-    """A float Parameter every Receive depends on (its gradient gets zeros): a differentiation with respect to the
-    weights then records each Receive, whose gradient is the Send back to the earlier stage."""
+    """A float Parameter every Receive depends on (see ``_localize``)."""
     return next((p for p in cell.trainable_params() if p.dtype.is_float), None)
 
 
@@ -190,7 +189,12 @@ def _localize(graph, traced, where: dict, n_stages: int, anchor):
             src = traced.sources[v.uid]
             env[v.uid] = (builder.add_input(v.type, f"arg{src[1]}", src) if src[0] == "arg"
                           else builder.param_tracer(src[1]))
-        deps = (builder.param_tracer(anchor),) if anchor is not None else ()
+        # every Receive depends on a float Parameter and the float inputs (their gradients get zeros): whether the
+        # caller differentiates with respect to the weights or the inputs, each Receive is then recorded, and its
+        # gradient is the Send back to the earlier stage
+        deps = tuple(t for t in [builder.param_tracer(anchor) if anchor is not None else None]
+                     + [env[v.uid] for v in graph.inputs if traced.sources[v.uid][0] == "arg"]
+                     if t is not None and t.dtype.is_float)
         for node in graph.nodes:
             s = where[node.outputs[0].uid] if node.outputs else None
             if s is None or s == me:

@@ -245,3 +245,25 @@ def test_auto_parallel_pipeline_of_a_parallel_nn_pipeline():
         for k, (p, w) in enumerate(zip(params, want)):
             if stages[k // 2] == r:
                 np.testing.assert_allclose(p, w, rtol=1e-5, atol=1e-6)
+
+
+def test_gradient_with_respect_to_the_inputs():
+    """grad of a pipelined PipelineCell with respect to its input (no weights): the stage reading the input has the
+    one-process gradient, the others zeros (each Receive depends on the inputs too, so its gradient is sent back)."""
+    def grad_x(staged):
+        net = Net()
+        if staged:
+            net.l1.pipeline_stage, net.l2.pipeline_stage, net.l3.pipeline_stage = 0, 1, 1
+        pp = nn.PipelineCell(nn.WithLossCell(net, nn.MSELoss()), 2)
+        return ms.grad(pp, grad_position=0)(ms.Tensor(X), ms.Tensor(Y)).asnumpy()
+
+    want = grad_x(False)
+
+    def rank_main():
+        init()
+        context.set_auto_parallel_context(parallel_mode=SEMI, pipeline_stages=2)
+        return grad_x(True)
+
+    first, last = simulate(rank_main, 2)
+    np.testing.assert_allclose(first, want, rtol=1e-5, atol=1e-7)
+    np.testing.assert_array_equal(last, np.zeros_like(want))
