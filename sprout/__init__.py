@@ -39,7 +39,8 @@ from .ops import constexpr, is_tensor, vmap, jvp, jacfwd, jacrev, get_grad  # no
 from .jit.inline import lazy_inline, no_inline  # noqa: F401
 from .run_check import run_check  # noqa: F401  (the function, not the module of the same name)
 
-__version__ = "0.1.0"
+from . import version  # noqa: F401
+from .version import __version__  # noqa: F401  (the MindSpore API level; sprout's own: version.sprout_version)
 
 # Imported on first use (PEP 562), so that `import sprout` costs only what every program needs (tensors, ops,
 # jit): a job's ranks import sprout at start-up, and nn/train/dataset... are about half of the whole import.
@@ -68,8 +69,13 @@ _LAZY_NAMES = {
                    "SUCCESS", "FAILED"),
     "amp": ("build_train_network",),
     "deploy": ("export", "load"),
+    "deploy.mindir_proto": ("load_mindir", "save_mindir"),
     "profiler": ("Profiler",),
-    "runtime": ("synchronize", "empty_cache", "launch_blocking", "dispatch_threads_num", "set_memory"),
+    "runtime": ("synchronize", "empty_cache", "launch_blocking", "dispatch_threads_num", "set_memory",
+                "memory_allocated", "max_memory_allocated", "memory_reserved", "max_memory_reserved", "memory_stats",
+                "memory_summary", "reset_peak_memory_stats", "reset_max_memory_allocated",
+                "reset_max_memory_reserved", "Stream", "Event", "StreamCtx", "current_stream", "default_stream",
+                "communication_stream", "set_cur_stream"),
     "log": ("get_level", "get_log_config"),
     "nn.recompute": ("recompute",),
 }

@@ -7,11 +7,12 @@ import numpy as np
 def run_check() -> None:
     """Print sprout's version and whether a small multiplication gives the right result eagerly and under jit;
     a wrong result raises RuntimeError."""
-    from . import __version__, ops
+    from . import ops
+    from .version import __version__, sprout_version
     from .core.tensor import Tensor
     from .jit.api import jit
 
-    print("sprout version: ", __version__)
+    print("sprout version: ", sprout_version, f"(MindSpore {__version__} API)")
     a = np.arange(1.0, 7.0, dtype=np.float32).reshape(2, 3)
     b = np.linspace(-1.0, 1.0, 6, dtype=np.float32).reshape(3, 2)
     want = a @ b

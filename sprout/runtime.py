@@ -4,8 +4,13 @@ from __future__ import annotations
 import re
 
 from . import context
+from .runtime_memory import *  # noqa: F401,F403
+from .runtime_memory import __all__ as _memory_names
+from .runtime_stream import *  # noqa: F401,F403
+from .runtime_stream import __all__ as _stream_names
 
-__all__ = ["launch_blocking", "synchronize", "dispatch_threads_num", "set_memory", "empty_cache"]
+__all__ = ["launch_blocking", "synchronize", "dispatch_threads_num", "set_memory", "empty_cache", *_memory_names,
+           *_stream_names]
 
 _configured: dict = {}  # what was set once (MindSpore refuses setting these twice)
 _SIZE = re.compile(r"[1-9][0-9]*(\.)?[0-9]*GB|0\.[0-9]*GB")
@@ -66,7 +71,11 @@ def set_memory(init_size: str = "2GB", increase_size: str = "2GB", max_size: str
 
 
 def empty_cache() -> None:
-    """Release cached device memory: sprout keeps no memory pool (NumPy frees arrays itself), so none is held."""
+    """Release cached memory: sprout keeps no pool of its own (NumPy frees arrays itself); the C heap's free
+    blocks go back to the operating system (glibc ``malloc_trim``), lowering ``memory_reserved``."""
+    from .runtime_memory import trim_heap
+
+    trim_heap()
 
 
 def _reset() -> None:

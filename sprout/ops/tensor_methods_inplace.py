@@ -218,9 +218,35 @@ _INPLACE = {
     "index_add_": _index_add, "index_fill_": _index_fill, "index_copy_": _index_copy,
     "index_put_": F.index_put, "masked_scatter_": F.masked_scatter, "scatter_": _scatter,
     "scatter_add_": _scatter_add, "put_": _put, "fill_diagonal_": _fill_diagonal,
-    "uniform_": _uniform, "normal_": _normal, "random_": _random, "bernoulli_": _bernoulli_,
-    "exponential_": _exponential, "addmm_": F.addmm,
+    "addmm_": F.addmm,
 }
+
+
+# the in-place random draws with MindSpore's own signatures (inspect.signature shows generator=)
+def _uniform_inplace(self, from_=0, to=1, *, generator=None):
+    return _write(self, _uniform(self, from_, to, generator), "uniform_")
+
+
+def _normal_inplace(self, mean=0, std=1, *, generator=None):
+    return _write(self, _normal(self, mean, std, generator=generator), "normal_")
+
+
+def _random_inplace(self, from_=0, to=None, *, generator=None):
+    return _write(self, _random(self, from_, to, generator=generator), "random_")
+
+
+def _bernoulli_inplace(self, p=0.5, *, generator=None):
+    return _write(self, _bernoulli_(self, p, generator=generator), "bernoulli_")
+
+
+def _exponential_inplace(self, lambd=1, *, generator=None):
+    return _write(self, _exponential(self, lambd, generator=generator), "exponential_")
+
+
+for _name, _fn in {"uniform_": _uniform_inplace, "normal_": _normal_inplace, "random_": _random_inplace,
+                   "bernoulli_": _bernoulli_inplace, "exponential_": _exponential_inplace}.items():
+    _fn.__name__ = _name
+    setattr(Tensor, _name, _fn)
 
 for _name, _fn in _INPLACE.items():
     setattr(Tensor, _name, _inplace(_name, _fn))

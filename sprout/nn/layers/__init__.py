@@ -28,4 +28,4 @@ from .math_cells import LGamma, DiGamma, IGamma, LBeta, MatDet, MatInverse  # no
 from .pooling_extra import (LPPool1d, LPPool2d, MaxUnpool1d, MaxUnpool2d, MaxUnpool3d,  # noqa: F401
                             FractionalMaxPool2d, FractionalMaxPool3d, ChannelShuffle)
 from .dense_extra import BiDense, TimeDistributed, EmbeddingLookup, MultiFieldEmbeddingLookup  # noqa: F401
-from .sparse import SparseToDense, SparseTensorDenseMatmul  # noqa: F401
+from ..sparse import SparseToDense, SparseTensorDenseMatmul  # noqa: F401
