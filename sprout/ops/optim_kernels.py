@@ -7,27 +7,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.op import Op, OpError, register
-from ..core.types import TensorType
+from ..core.op import Op, register
 from . import optim_loops as _loops
+from .optim_check import strict
 
 
-def _like_var(name: str):
-    def infer(var, *rest, **attrs):
-        if not hasattr(var, "shape"):
-            raise OpError(f"{name}: the variable must be a Parameter, got {var!r}")
-        for other in rest:
-            if hasattr(other, "shape") and other.ndim and tuple(other.shape) != tuple(var.shape) \
-                    and any(d != 1 for d in other.shape):  # a [1]-shaped hyper-parameter (beta power ...) is a scalar
-                raise OpError(f"{name}: input of shape {list(other.shape)} does not match the variable's shape "
-                              f"{list(var.shape)}")
-        return TensorType(tuple(var.shape), var.dtype)
-
-    return infer
-
-
-def _effect(name: str, impl, mutates: tuple) -> Op:
-    return register(Op(name, impl, _like_var(name), None, kind="effect", side_effect=True,
+def _effect(name: str, impl, mutates: tuple, same: tuple, **rules) -> Op:
+    """An update primitive; ``same``: the inputs of the variable's shape (``optim_check.strict``: checked before
+    the kernel writes anything, and by the infer rule)."""
+    kernel, infer = strict(name, impl, same, mutates, **rules)
+    return register(Op(name, kernel, infer, None, kind="effect", side_effect=True,
                        doc=impl.__doc__ or "", extra={"mutates": mutates}))
 
 
@@ -114,10 +103,11 @@ def _adam_weight_decay(var, m, v, lr, beta1, beta2, epsilon, decay, grad):
     return var
 
 
-APPLY_GRADIENT_DESCENT = _effect("ApplyGradientDescent", _apply_gradient_descent, (0,))
+APPLY_GRADIENT_DESCENT = _effect("ApplyGradientDescent", _apply_gradient_descent, (0,), (2,))
 # var -= alpha * delta: the code generator may compute a MatMul delta inside the update (one GEMM, no temporary)
 APPLY_GRADIENT_DESCENT.extra["gemm_delta"] = 2
-APPLY_MOMENTUM = _effect("ApplyMomentum", _apply_momentum, (0, 1))
-SGD = _effect("SGD", _sgd, (0, 3, 5))
-ADAM = _effect("Adam", _adam, (0, 1, 2))
-ADAM_WEIGHT_DECAY = _effect("AdamWeightDecay", _adam_weight_decay, (0, 1, 2))
+APPLY_MOMENTUM = _effect("ApplyMomentum", _apply_momentum, (0, 1), (1, 3), like_var=(2,))  # MindSpore: lr may be
+SGD = _effect("SGD", _sgd, (0, 3, 5), (1, 3))                                                # var-shaped
+# MindSpore's Adam kernels accept moments of another float dtype than the variable's
+ADAM = _effect("Adam", _adam, (0, 1, 2), (1, 2, 9), state_dtype=False)
+ADAM_WEIGHT_DECAY = _effect("AdamWeightDecay", _adam_weight_decay, (0, 1, 2), (1, 2, 8), state_dtype=False)

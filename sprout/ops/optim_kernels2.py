@@ -5,24 +5,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.op import Op, OpError, register
-from ..core.types import TensorType
+from ..core.op import Op, register
+from .optim_check import strict
 
 
-def _effect(name: str, impl, mutates: tuple, same: tuple = ()):
-    """An in-place update primitive; input 0 is the variable, inputs at ``same`` must have its shape (the other
-    tensor inputs are hyper-parameters or state of their own shape)."""
-    def infer(var, *rest, **attrs):
-        if not hasattr(var, "shape"):
-            raise OpError(f"{name}: the variable must be a Parameter, got {var!r}")
-        for i in same:
-            other = rest[i - 1]
-            if hasattr(other, "shape") and tuple(other.shape) != tuple(var.shape):
-                raise OpError(f"{name}: input {i} of shape {list(other.shape)} does not match the variable's shape "
-                              f"{list(var.shape)}")
-        return TensorType(tuple(var.shape), var.dtype)
-
-    return register(Op(name, impl, infer, None, kind="effect", side_effect=True, doc=impl.__doc__ or "",
+def _effect(name: str, impl, mutates: tuple, same: tuple = (), scalars: tuple | None = None):
+    """An in-place update primitive; input 0 is the variable, inputs at ``same`` must have its shape; the other
+    positional inputs not written in place are hyper-parameters (numbers or one-element tensors) unless
+    ``scalars`` lists them (``optim_check.strict``: checked before the kernel writes anything)."""
+    kernel, infer = strict(name, impl, same, mutates, scalars)
+    return register(Op(name, kernel, infer, None, kind="effect", side_effect=True, doc=impl.__doc__ or "",
                        extra={"mutates": mutates}))
 
 
@@ -210,4 +202,4 @@ APPLY_PROXIMAL_ADAGRAD = _effect("ApplyProximalAdagrad", _proximal_adagrad, (0, 
 LAMB = _effect("Lamb", _lamb, (0, 1, 2), (1, 2, 9))
 APPLY_ASGD = _effect("ApplyASGD", _asgd, (0, 1, 2, 3), (1, 5))
 APPLY_RPROP = _effect("ApplyRprop", _rprop, (0, 1, 2), (1, 2, 4))
-FUSED_ADAFACTOR = _effect("FusedAdaFactor", _adafactor, (0, 1, 2, 3, 4), (5,))
+FUSED_ADAFACTOR = _effect("FusedAdaFactor", _adafactor, (0, 1, 2, 3, 4), (5,), scalars=(6, 7))

@@ -1,11 +1,16 @@
 """ops.ApplyMomentum, ops.Adam, ... (sprout/ops/classes_optim.py): what each call returns, the same updates inside a
 jitted Cell (AST and bytecode capture) as eagerly, and MindSpore's argument checks. Updated values against
 MindSpore 2.10 are in oracle/cases_optim.py."""
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 import sprout as ms
 from sprout import nn, ops
+
+from optim_misuse_cases import CASES as MISUSE
 
 
 def _params(*arrays):
@@ -69,3 +74,48 @@ def test_argument_checks():
     scaled_v, scaled_a = _params([1.0], [0.0])
     ops.ApplyMomentum(gradient_scale=0.5)(scaled_v, scaled_a, 1.0, ms.Tensor(np.array([2.0], np.float32)), 0.0)
     np.testing.assert_allclose(scaled_v.asnumpy(), [0.0])  # 1 - 1.0 * (2 * 0.5)
+
+
+# ---- misuse: rejected up front, with MindSpore's exception type, before anything is written ----------------------
+MISUSE_ORACLE = json.loads((Path(__file__).parent / "data" / "optim_misuse.json").read_text())
+
+
+def _env(params):
+    def P(a, n):  # noqa: N802 - the cases' spelling
+        p = ms.Parameter(ms.Tensor(np.asarray(a)), name=n)
+        params.append((p, p.asnumpy().copy()))
+        return p
+
+    return {"ops": ops, "Tensor": ms.Tensor, "np": np, "P": P}
+
+
+@pytest.mark.parametrize("case", sorted(MISUSE))
+def test_misuse_as_mindspore(case):
+    """Shapes, dtypes and hyper-parameters are checked before the kernel runs (the op's own rule, eagerly and in
+    graphs): a rejected update leaves every Parameter as it was, and the message names the op and the argument."""
+    params = []
+    expr = MISUSE[case]
+    want = MISUSE_ORACLE[case]
+    if want == "OK":
+        eval(expr, _env(params))  # noqa: S307 - our own fixed expressions
+        return
+    with pytest.raises({"ValueError": ValueError, "TypeError": TypeError}[want]) as info:
+        eval(expr, _env(params))  # noqa: S307
+    op = expr.split("(")[0].split(".")[1]
+    assert str(info.value).startswith(f"{op}: '")
+    for p, before in params:
+        np.testing.assert_array_equal(p.asnumpy(), before)
+
+
+def test_misuse_rejected_in_a_graph_too():
+    v, a = _params([1.0, 2.0], [0.0, 0.0])
+
+    @ms.jit
+    def step(g):
+        return ops.ApplyMomentum()(v, a, 0.1, g, 0.9)
+
+    with pytest.raises(ValueError, match="ApplyMomentum: 'grad' of shape \\[1\\] does not match"):
+        step(ms.Tensor(np.ones(1, np.float32)))
+    with pytest.raises(TypeError, match="ApplyMomentum: 'grad' of dtype float64 cannot be cast"):
+        step(ms.Tensor(np.ones(2)))
+    np.testing.assert_array_equal(v.asnumpy(), [1.0, 2.0])
