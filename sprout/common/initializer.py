@@ -8,6 +8,7 @@ import numpy as np
 
 from .. import _seed
 from .. import dtype as mstype
+from ..core import lazy_init
 from ..core.tensor import Tensor
 
 _ALIASES: dict[str, type] = {}
@@ -314,8 +315,11 @@ def initializer(init, shape=None, dtype=mstype.float32) -> Tensor:
         init = cls()
     elif isinstance(init, numbers.Number):
         init = Constant(init)
+    dt = mstype.to_dtype(dtype)
+    if lazy_init.deferring():  # nn.no_init_parameters: the values are made on first use
+        return lazy_init.pending_tensor(lambda: init.init_data(shape, dt), shape, dt, init)
     out = Tensor.__new__(Tensor)
-    out._data = init.init_data(shape, mstype.to_dtype(dtype))
+    out._data = init.init_data(shape, dt)
     return out
 
 

@@ -262,7 +262,9 @@ class Tensor:
     def is_contiguous(self) -> bool:
         return bool(self._data.flags.c_contiguous)
 
+    @property
     def has_init(self) -> bool:
+        """Whether the values are still to be made (``nn.no_init_parameters``); a property, as in MindSpore."""
         return False
 
 
@@ -273,6 +275,12 @@ class Parameter(Tensor):
 
     def __init__(self, default_input, name=None, requires_grad=True, layerwise_parallel=False,
                  parallel_optimizer=True):
+        if getattr(default_input, "_plain", None) is Tensor:  # initializer(...) under nn.no_init_parameters
+            from .lazy_init import adopt
+
+            adopt(self, default_input)
+            self._set_attrs(name, requires_grad, layerwise_parallel, parallel_optimizer)
+            return
         if isinstance(default_input, Tensor):
             data = np.array(default_input.asnumpy(), copy=True)
         elif isinstance(default_input, np.ndarray):
@@ -283,9 +291,12 @@ class Parameter(Tensor):
             data = data.copy()
         if mstype._first_use and mstype.is_bfloat16_np(data.dtype):
             mstype.announce_use()
+        self._data = data
+        self._set_attrs(name, requires_grad, layerwise_parallel, parallel_optimizer)
+
+    def _set_attrs(self, name, requires_grad, layerwise_parallel, parallel_optimizer) -> None:
         if name is not None and not isinstance(name, str):
             raise ValueError(f"Parameter: name must be a str or None, got {type(name).__name__} {name!r}")
-        self._data = data
         self.name = name
         self.requires_grad = requires_grad
         self.layerwise_parallel = layerwise_parallel
@@ -310,6 +321,11 @@ class Parameter(Tensor):
     @property
     def data(self) -> Parameter:
         return self
+
+    @property
+    def init(self):
+        """The initializer still to run (``nn.no_init_parameters``), else None."""
+        return None
 
     def __repr__(self) -> str:
         return f"Parameter (name={self.name}, shape={tuple(self.shape)}, dtype={self.dtype}, " \

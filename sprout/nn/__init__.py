@@ -16,6 +16,8 @@ from .wrap_extra import (ForwardValueAndGrad, GradAccumulationCell, PipelineCell
 from .grad_reducer import DistributedGradReducer  # noqa: F401
 from .pipeline import PipelineGradReducer  # noqa: F401
 from .graph_cell import GraphCell  # noqa: F401
+from . import utils  # noqa: F401
+from .utils import no_init_parameters  # noqa: F401
 from .loss_scale import (DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell,  # noqa: F401
                          TrainOneStepWithLossScaleCell)
 

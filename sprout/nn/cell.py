@@ -358,7 +358,9 @@ class Cell(CellExtras):
         return self
 
     def init_parameters_data(self, auto_parallel_mode: bool = False) -> dict:
-        return {p: p for p in self.get_parameters()}
+        """Make the values of parameters created under ``nn.no_init_parameters`` (running the cell, or any read of
+        a parameter's data, does it too)."""
+        return {p: p.init_data() for p in self.get_parameters()}
 
     # ---- modes and flags -------------------------------------------------------------------------------
     def set_train(self, mode: bool = True):
