@@ -1,6 +1,9 @@
-"""PascalCase primitive classes MaxPool3DWithArgmax, GridSampler3D, DepthwiseConv2dNative, ExtractImagePatches and
-Dilation2D: composites over the pooling, convolution, gather and slicing primitives."""
+"""PascalCase primitive classes MaxPool3DWithArgmax, GridSampler3D, DepthwiseConv2dNative, ExtractImagePatches,
+Dilation2D, FractionalMaxPool and FractionalAvgPool: composites over the pooling, convolution, gather and slicing
+primitives."""
 from __future__ import annotations
+
+import numpy as np
 
 from .. import dtype as mstype
 from ..core.tensor import Tensor
@@ -260,4 +263,67 @@ class Dilation2D(_Flag):
         return F.amax(F.stack(shifted, 0), 0)
 
 
-__all__ = ["MaxPool3DWithArgmax", "GridSampler3D", "DepthwiseConv2dNative", "ExtractImagePatches", "Dilation2D"]
+class FractionalMaxPool(_Flag):
+    """``FractionalMaxPool(pooling_ratio, pseudo_random=False, overlapping=False, deterministic=False, seed=0,
+    seed2=0)(x)`` on NHWC ``x`` -> (y, row_pooling_sequence, col_pooling_sequence): TensorFlow's fractional max
+    pooling; ``pooling_ratio`` is the list [1.0, row ratio, col ratio, 1.0]; the sequences are drawn per call (once
+    per instance when ``deterministic``), from the op's own stream when seeds are set."""
+
+    defaults = {"pooling_ratio": None, "pseudo_random": False, "overlapping": False, "deterministic": False,
+                "seed": 0, "seed2": 0}
+    _kind = "max"
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        op = type(self).__name__
+        ratio = self.pooling_ratio
+        if not isinstance(ratio, list):
+            raise TypeError(f"For '{op}', the type of 'pooling_ratio' should be 'list', but got type "
+                            f"'{type(ratio).__name__}'.")
+        if len(ratio) != 4:
+            raise ValueError(f"For '{op}', the size of parameter 'pooling_ratio' must be 4, but got {len(ratio)}.")
+        if any(isinstance(r, bool) or not isinstance(r, (int, float)) for r in ratio):
+            raise TypeError(f"For '{op}', the 'pooling_ratio' must hold floats, but got {ratio}.")
+        if ratio[0] != 1.0 or ratio[3] != 1.0:
+            raise ValueError(f"For '{op}', the first and last elements of 'pooling_ratio' must be 1.0, but got "
+                             f"{ratio}.")
+        if ratio[1] < 1.0 or ratio[2] < 1.0:
+            raise ValueError(f"For '{op}', the row and column pooling ratios must be >= 1.0, but got {ratio}.")
+        for name in ("pseudo_random", "overlapping", "deterministic"):
+            if not isinstance(getattr(self, name), bool):
+                raise TypeError(f"For '{op}', the '{name}' must be a bool, but got {getattr(self, name)!r}.")
+        from .nn_functional import seed_key
+        from .primitive_classes import _INSTANCES
+
+        instance = next(_INSTANCES)
+        self.key = seed_key(op, self.seed, self.seed2, instance)
+        self._fixed = None
+        if self.deterministic:  # one pooling region for every call of this instance
+            self._fixed = Tensor(np.int64(np.random.SeedSequence((self.seed, self.seed2, 0 if self.seed or self.seed2
+                                                                  else instance)).generate_state(1)[0] >> 1))
+
+    def __call__(self, x):
+        from .nn_functional import _draw_seed
+        from .pool_fractional_tf import fractional_pool_nhwc, pooling_sequence
+
+        op = type(self).__name__
+        _tensor(x, "x", op, 4, (mstype.float32, mstype.float64, mstype.int32, mstype.int64))
+        h, w = x.shape[1], x.shape[2]
+        oh, ow = int(h // self.pooling_ratio[1]), int(w // self.pooling_ratio[2])
+        if oh <= 0 or ow <= 0:
+            raise ValueError(f"For '{op}', the output size ({oh}, {ow}) of input {list(x.shape)} with pooling ratio "
+                             f"{self.pooling_ratio} cannot be 0.")
+        seeds = (self._fixed, self._fixed) if self._fixed is not None else (_draw_seed(self.key), _draw_seed(self.key))
+        rows = pooling_sequence(seeds[0], h, oh, self.pseudo_random)
+        cols = pooling_sequence(seeds[1], w, ow, self.pseudo_random)
+        return fractional_pool_nhwc(x, rows, cols, self.overlapping, self._kind), rows, cols
+
+
+class FractionalAvgPool(FractionalMaxPool):
+    """``FractionalAvgPool(...)(x)``: FractionalMaxPool's windows averaged (integer inputs truncated toward zero)."""
+
+    _kind = "avg"
+
+
+__all__ = ["MaxPool3DWithArgmax", "GridSampler3D", "DepthwiseConv2dNative", "ExtractImagePatches", "Dilation2D",
+           "FractionalMaxPool", "FractionalAvgPool"]

@@ -158,3 +158,65 @@ CASES += [
          lambda x, wt, off: _deform_ref(x, wt, off, (2, 2), (1, 2), (1, 0, 0, 1), (1, 2), 2, 2),
          label="deformable_conv2d"),
 ]
+
+
+# ---- fractional pooling (TensorFlow-style, NHWC) -----------------------------------------------------------------
+def _frac_ref(x, rows, cols, overlapping, kind):
+    n, h, w, c = x.shape
+    out = np.zeros((n, len(rows) - 1, len(cols) - 1, c), x.dtype)
+    for i, j in itertools.product(range(len(rows) - 1), range(len(cols) - 1)):
+        r1, c1 = rows[i + 1] + overlapping, cols[j + 1] + overlapping
+        win = x[:, rows[i]:min(r1, h), cols[j]:min(c1, w)]
+        out[:, i, j] = win.max((1, 2)) if kind == "max" else win.mean((1, 2))
+    return out
+
+
+def _frac_pool(kind, overlapping):
+    from sprout import Tensor
+    from sprout.ops.pool_fractional_tf import fractional_pool_nhwc
+
+    rows, cols = np.array([0, 2, 3, 5, 7]), np.array([0, 1, 3, 4, 6, 8, 9])
+    return Case("Gather",
+                lambda x: fractional_pool_nhwc(x, Tensor(rows), Tensor(cols), overlapping, kind),
+                (DISTINCT(2, 7, 9, 2),), lambda x: _frac_ref(x, rows, cols, overlapping, kind),
+                label=f"fractional-{kind}{'-overlapping' if overlapping else ''}")
+
+
+def _check_sequence(length, out):
+    def check(seq, _inputs):
+        s = seq.asnumpy()
+        steps = np.diff(s)
+        assert s.dtype == np.int64 and s.shape == (out + 1,) and s[0] == 0 and s[-1] == length, s
+        assert set(steps.tolist()) <= {length // out, -(-length // out)}, s
+    return check
+
+
+def _check_fractional(kind, overlapping):
+    def check(res, inputs):
+        y, rows, cols = (t.asnumpy() for t in res)
+        np.testing.assert_allclose(y, _frac_ref(inputs[0], rows, cols, overlapping, kind), rtol=1e-6)
+        _check_sequence(inputs[0].shape[1], inputs[0].shape[1] * 2 // 3)(res[1], inputs)
+    return check
+
+
+def _draw_sequence(pseudo):
+    """(pseudo-random sequences take few distinct values: tests/ops/test_fractional_pool.py checks them)"""
+    from sprout.ops.nn_functional import _draw_seed
+    from sprout.ops.pool_fractional_tf import pooling_sequence
+
+    return lambda: pooling_sequence(_draw_seed(), 60, 25, pseudo)
+
+
+CASES += [
+    _frac_pool("max", False), _frac_pool("max", True), _frac_pool("avg", False), _frac_pool("avg", True),
+    Case("FractionalPoolSequence", _draw_sequence(False), (), check=_check_sequence(60, 25),
+         why="random pooling sequence: its defining properties (ends, steps of floor or ceil of the ratio)"),
+    Case("FractionalPoolSequence", lambda x: ops.FractionalMaxPool([1.0, 1.5, 1.5, 1.0], overlapping=True)(x),
+         (F64(2, 30, 30, 2),), check=_check_fractional("max", True),
+         why="random windows: the pooled values are those of the sequences the op returns", grad=(),
+         label="FractionalMaxPool"),
+    Case("FractionalPoolSequence", lambda x: ops.FractionalAvgPool([1.0, 1.5, 1.5, 1.0])(x),
+         (F64(2, 30, 30, 2),), check=_check_fractional("avg", False),
+         why="random windows: the pooled values are those of the sequences the op returns", grad=(),
+         label="FractionalAvgPool"),
+]
