@@ -32,4 +32,8 @@ from . import functional as _functional
 for _name in ("grad", "value_and_grad", "vjp", "jvp", "jacfwd", "jacrev", "jet", "derivative", "get_grad",
               "linearize", "vmap"):
     setattr(_functional, _name, globals()[_name])
+# MindSpore's old functional names ops.reduce_max / reduce_min / reduce_mean are primitive instances (keep_dims=False)
+reduce_max, reduce_min, reduce_mean = ReduceMax(), ReduceMin(), ReduceMean()  # noqa: F405
+for _name in ("reduce_max", "reduce_min", "reduce_mean"):
+    setattr(_functional, _name, globals()[_name])
 del _name

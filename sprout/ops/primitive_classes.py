@@ -537,5 +537,6 @@ from .classes_sparse import *  # noqa: E402,F401,F403
 from .classes_rnn import *  # noqa: E402,F401,F403
 from .classes_image2 import *  # noqa: E402,F401,F403
 from .classes_signal import *  # noqa: E402,F401,F403
+from .classes_misc2 import *  # noqa: E402,F401,F403
 
 __all__ = [n for n, v in list(globals().items()) if isinstance(v, type) and issubclass(v, Primitive)]
