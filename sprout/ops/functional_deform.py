@@ -33,7 +33,7 @@ def _positive(v, name: str) -> int:
     return v
 
 
-def deformable_offsets(x, offsets, kernel, stride, pad, dilation, deformable_groups):
+def deformable_offsets(x, offsets, kernel, stride, pad, dilation, deformable_groups, op=_OP):
     """MindSpore's DeformableOffsets: (N, C, oh * kh, ow * kw), tap (i, j) of output (y, z) at row y * kh + i and
     column z * kw + j, sampled at (y s0 - top + i d0 + dy, z s1 - left + j d1 + dx) bilinearly (zero outside the
     image) and multiplied by its mask; offsets' channels are (x offsets, y offsets, masks), each (group, i, j)."""
@@ -43,9 +43,9 @@ def deformable_offsets(x, offsets, kernel, stride, pad, dilation, deformable_gro
     oh = (h + pad[0] + pad[1] - (kh - 1) * dilation[0] - 1) // stride[0] + 1
     ow = (w + pad[2] + pad[3] - (kw - 1) * dilation[1] - 1) // stride[1] + 1
     if oh <= 0 or ow <= 0:
-        raise ValueError(f"For '{_OP}', the kernel {kernel} does not fit the padded input {list(x.shape)}.")
+        raise ValueError(f"For '{op}', the kernel {kernel} does not fit the padded input {list(x.shape)}.")
     if tuple(offsets.shape) != (n, 3 * dg * taps, oh, ow):
-        raise ValueError(f"For '{_OP}', the 'offsets' must have shape {[n, 3 * dg * taps, oh, ow]}, but got "
+        raise ValueError(f"For '{op}', the 'offsets' must have shape {[n, 3 * dg * taps, oh, ow]}, but got "
                          f"{list(offsets.shape)}.")
     off = F.reshape(offsets, (n, 3, dg, taps, oh, ow))
     dx, dy, mask = off[:, 0], off[:, 1], off[:, 2]              # (N, dg, K, oh, ow)
