@@ -7,7 +7,8 @@ from .loss import (LossBase, L1Loss, MAELoss, MSELoss, RMSELoss, SmoothL1Loss,  
 from .loss.loss_ext import *  # noqa: F401,F403
 from .loss.sampled import SampledSoftmaxLoss  # noqa: F401
 from .optim import (Optimizer, SGD, Momentum, Adam, AdamOffload, AdamWeightDecay, RMSProp, Adagrad, ProximalAdagrad,  # noqa: F401
-                    Adadelta, AdaMax, LazyAdam, FTRL, Lamb, LARS, ASGD, Rprop, AdaFactor)
+                    Adadelta, AdaMax, LazyAdam, FTRL, Lamb, LARS, ASGD, Rprop, AdaFactor, AdaSumByGradWrapCell,
+                    AdaSumByDeltaWeightWrapCell)
 from .learning_rate_schedule import (LearningRateSchedule, ExponentialDecayLR, NaturalExpDecayLR,  # noqa: F401
                                      InverseDecayLR, CosineDecayLR, PolynomialDecayLR, WarmUpLR)
 from .wrap import WithLossCell, WithEvalCell, WithGradCell, TrainOneStepCell  # noqa: F401
