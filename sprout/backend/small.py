@@ -72,7 +72,11 @@ def source(sub: Graph) -> str:
     dt0 = sub.outputs[0].type.dtype.np.name
     head = ["import numpy as np", "import numba", "from numba import types", "", f"_z = np.{dt0}(0)"]
     head += [f"{name} = np.{dt}({val!r})" for (dt, val), name in consts.items()]
-    sig = ", ".join(f"types.Array(types.{v.type.dtype.np.name}, {len(v.type.shape)}, 'A')" for v in sub.inputs)
+    # inputs typed read-only: such a signature takes writeable arrays too, at the same speed, and a read-only one
+    # (a broadcast_to view, a constant) no longer misses it: W6's backward passed a BroadcastTo view each step, the
+    # failed dispatch raised TypeError and the plain code ran, ~300 us per call instead of ~2 us
+    sig = ", ".join(f"types.Array(types.{v.type.dtype.np.name}, {len(v.type.shape)}, 'A', readonly=True)"
+                    for v in sub.inputs)
     params = ", ".join(f"i{k}" for k in range(len(sub.inputs)))
     lines = ["", "", f"@numba.njit(({sig},), cache=True, error_model='numpy')", f"def kern({params}):"]
     lines += [f"    o{k} = np.empty({shape!r}, np.{o.type.dtype.np.name})" for k, o in enumerate(sub.outputs)]

@@ -90,6 +90,20 @@ def test_wrong_argument_types_run_the_plain_code():
     assert all(np.array_equal(a, b) and a.dtype == b.dtype for a, b in zip(got, want))
 
 
+def test_read_only_inputs_run_the_compiled_kernel(monkeypatch):
+    arrays = _arrays(np.random.default_rng(3))
+    fused = fuse_elementwise(_graph(mixed, *arrays))
+    sub = _small_nodes(fused)[0].attrs["graph"]
+    k = kernels.build(sub, "numba_small")
+    k.load()
+    ro = [np.broadcast_to(a, a.shape) for a in arrays[: len(sub.inputs)]]   # non-writeable views
+    assert not any(a.flags.writeable for a in ro)
+    want = k.plain(*ro)
+    monkeypatch.setattr(k, "plain", None)    # a failed dispatch would fall back to it (and fail here)
+    got = k(*ro)
+    assert all(np.array_equal(a, b) and a.dtype == b.dtype for a, b in zip(got, want))
+
+
 def test_ineligible_groups_stay_plain():
     def ints(x):
         return (x + 1) * 3
