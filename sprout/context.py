@@ -314,6 +314,7 @@ _AUTO_PARALLEL_DEFAULTS: dict[str, tuple] = {
     "parameter_broadcast": (False, bool), "full_batch": (False, bool), "dataset_strategy": ("data_parallel", None),
     "search_mode": ("recursive_programming", str), "auto_parallel_search_mode": ("recursive_programming", str),
     "enable_parallel_optimizer": (False, bool), "all_reduce_fusion_config": ([], list), "pipeline_stages": (1, int),
+    "pipeline_result_broadcast": (False, bool),
     "strategy_ckpt_load_file": ("", str), "strategy_ckpt_save_file": ("", str),
     "strategy_ckpt_config": ({"load_file": "", "save_file": "", "only_trainable_params": True}, dict),
     "comm_fusion": ({"openstate": True, "allreduce": {"mode": "auto", "config": None},

@@ -100,7 +100,8 @@ def run(cell, args: tuple):
         raise ValueError(f"For 'PipelineCell', micro_size ({cell.micro_size}) must be at least the number of pipeline "
                          f"stages ({n_stages}).")
     check_call_inputs("PipelineCell", "PipelineCell: a pipelined call", args, RuntimeError)
-    key = (management.get_rank(), cell.training, tuple((tuple(a.shape), a.dtype) for a in args))
+    key = (management.get_rank(), cell.training, context.get_auto_parallel_context("pipeline_result_broadcast"),
+           tuple((tuple(a.shape), a.dtype) for a in args))
     cache = cell.__dict__.setdefault("_pipeline_entries", {})
     entry = cache.get(key)
     if entry is None:
@@ -232,6 +233,8 @@ def _output(o, env: dict, where: dict, me: int, sends: list):
         for placeholder in sends:
             value = value + F.cast(F.reduce_sum(placeholder), typ.dtype)
         sends.clear()
+    if s is not None and context.get_auto_parallel_context("pipeline_result_broadcast"):
+        value = K.broadcast(value, s)  # every stage gets the result (its gradient is dout on each rank: MindSpore's)
     return value
 
 

@@ -147,17 +147,17 @@ class AutoParallel(Cell):
             raise ValueError("For 'AutoParallel.pipeline', the argument 'scheduler' must be '1f1b'/'gpipe'/'seqpipe'/"
                              f"'seqvpp'/'seqsmartvpp'/'zero_bubble_v' , but got the value : {scheduler}.")
         if stages > 1:  # the PipelineCell inside runs pipelined under this cell's configuration (sprout.nn.pipeline)
-            if scheduler != "gpipe" or interleave or output_broadcast:
+            if scheduler != "gpipe" or interleave:
                 raise NotImplementedError("AutoParallel.pipeline: sprout runs pipeline stages with the GPipe schedule "
-                                          "only, without interleave or output_broadcast; call pipeline(stages, "
-                                          f"scheduler='gpipe') (got scheduler={scheduler!r}, interleave={interleave}, "
-                                          f"output_broadcast={output_broadcast})")
+                                          "only, without interleave; call pipeline(stages, scheduler='gpipe') (got "
+                                          f"scheduler={scheduler!r}, interleave={interleave})")
             from ..nn.pipeline import contains_pipeline_cell
 
             if not contains_pipeline_cell(self.network):
                 raise RuntimeError("AutoParallel.pipeline: with stages > 1 the network must contain an nn.PipelineCell "
                                    "(or parallel.nn.Pipeline), which splits the batch into micro-batches")
         self._pipeline_stages = stages
+        self._output_broadcast = output_broadcast
 
     def comm_fusion(self, config):
         """Gradient all-reduce fusion of data-parallel reducers built while the network runs (MindSpore's keys)."""
@@ -218,6 +218,7 @@ class AutoParallel(Cell):
         if self._comm_fusion_config is not None:
             out["comm_fusion"] = self._comm_fusion_config
         out["pipeline_stages"] = self._pipeline_stages
+        out["pipeline_result_broadcast"] = self.__dict__.get("_output_broadcast", False)
         hsdp = self.__dict__.get("_hsdp")
         out["enable_parallel_optimizer"] = hsdp is not None
         if hsdp is not None:

@@ -219,8 +219,8 @@ def test_pipeline_checkpoint_helpers(tmp_path):
 
 
 def test_auto_parallel_pipeline_of_a_parallel_nn_pipeline():
-    """MindSpore 2.6+'s form: AutoParallel(parallel.nn.Pipeline(loss net, micro)).pipeline(stages, 'gpipe'), the global
-    context left stand-alone; Model trains it."""
+    """MindSpore 2.6+'s form: AutoParallel(parallel.nn.Pipeline(loss net, micro)).pipeline(stages, 'gpipe',
+    output_broadcast=True), the global context left stand-alone: the loss on every rank."""
     from sprout.parallel.auto_parallel import AutoParallel
     from sprout.parallel.nn import Pipeline
 
@@ -233,15 +233,14 @@ def test_auto_parallel_pipeline_of_a_parallel_nn_pipeline():
         for cell, s in zip((net.l1, net.l2, net.l3), stages):
             cell.pipeline_stage = s
         auto = AutoParallel(Pipeline(nn.WithLossCell(net, nn.MSELoss()), 4), parallel_mode="semi_auto")
-        auto.pipeline(stages=2, scheduler="gpipe")
+        auto.pipeline(stages=2, scheduler="gpipe", output_broadcast=True)
         step = nn.TrainOneStepCell(auto, nn.Momentum(net.trainable_params(), 0.1, 0.9))
         losses = [float(step(ms.Tensor(X), ms.Tensor(Y)).asnumpy()) for _ in range(3)]
         assert context.get_auto_parallel_context("pipeline_stages") == 1  # only the cell's configuration changed
         return losses, [p.asnumpy() for p in net.trainable_params()]
 
     for r, (losses, params) in enumerate(simulate(rank_main, 2)):
-        if r == 1:
-            np.testing.assert_allclose(losses, want_losses, rtol=1e-6)
+        np.testing.assert_allclose(losses, want_losses, rtol=1e-6)
         for k, (p, w) in enumerate(zip(params, want)):
             if stages[k // 2] == r:
                 np.testing.assert_allclose(p, w, rtol=1e-5, atol=1e-6)
@@ -267,3 +266,23 @@ def test_gradient_with_respect_to_the_inputs():
     first, last = simulate(rank_main, 2)
     np.testing.assert_allclose(first, want, rtol=1e-5, atol=1e-7)
     np.testing.assert_array_equal(last, np.zeros_like(want))
+
+
+def test_pipeline_result_broadcast_gives_every_stage_the_loss():
+    """set_auto_parallel_context(pipeline_result_broadcast=True) (AutoParallel.pipeline(output_broadcast=True)): the
+    last stage's loss on every rank; training is unchanged."""
+    stages = (0, 0, 1)
+    want_losses, want = _train(stages)
+    with pytest.raises(TypeError, match="pipeline_result_broadcast"):
+        context.set_auto_parallel_context(pipeline_result_broadcast=1)
+
+    def rank_main():
+        init()
+        context.set_auto_parallel_context(parallel_mode=SEMI, pipeline_stages=2, pipeline_result_broadcast=True)
+        return _train(stages)
+
+    for r, (losses, params) in enumerate(simulate(rank_main, 2)):
+        np.testing.assert_allclose(losses, want_losses, rtol=1e-6)
+        for k, (p, w) in enumerate(zip(params, want)):
+            if stages[k // 2] == r:
+                np.testing.assert_allclose(p, w, rtol=1e-5, atol=1e-6)
