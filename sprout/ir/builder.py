@@ -237,6 +237,8 @@ class GraphBuilder:
             self._stands_for.setdefault(id(inner), []).append(outer)
         else:
             self._params[id(outer)] = (outer, inner)
+            if self.parent is not None:  # a write reaches what aliases the Parameter outside, as for a lifted one
+                self._stands_for.setdefault(id(inner), []).append(self.parent.param_tracer(outer))
 
     def token_tracer(self) -> Tracer:
         """The tracer holding the current effect token (lifted from the enclosing builder in a body)."""
