@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import math
 import numbers
+import sys
 
 import numpy as np
 
 from .. import _seed
 from .. import dtype as mstype
-from ..core import lazy_init
 from ..core.tensor import Tensor
 
 _ALIASES: dict[str, type] = {}
@@ -316,7 +316,8 @@ def initializer(init, shape=None, dtype=mstype.float32) -> Tensor:
     elif isinstance(init, numbers.Number):
         init = Constant(init)
     dt = mstype.to_dtype(dtype)
-    if lazy_init.deferring():  # nn.no_init_parameters: the values are made on first use
+    lazy_init = sys.modules.get("sprout.core.lazy_init")  # imported by nn.no_init_parameters, only then active
+    if lazy_init is not None and lazy_init.deferring():  # the values are made on first use
         return lazy_init.pending_tensor(lambda: init.init_data(shape, dt), shape, dt, init)
     out = Tensor.__new__(Tensor)
     out._data = init.init_data(shape, dt)
