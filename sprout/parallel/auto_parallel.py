@@ -111,9 +111,8 @@ class AutoParallel(Cell):
             elif not isinstance(ele, Layout):
                 raise TypeError("For 'AutoParallel.dataset_strategy', the element of argument 'config' must be tuple "
                                 f"or Layout, but got the type : {type(ele)} .")
-        raise NotImplementedError("AutoParallel.dataset_strategy: a tuple of input strategies (inputs loaded as "
-                                  "blocks of those layouts) is not supported by sprout; use 'data_parallel' (each "
-                                  "rank feeds its slice of dim 0) or 'full_batch'")
+        self._full_batch = False  # each input is this rank's block of its strategy's layout (sprout.parallel.spmd)
+        self._dataset_strategy_config = config
 
     def hsdp(self, shard_size=-1, threshold=64, optimizer_level="level1"):
         if not isinstance(shard_size, int) or (shard_size <= 0 and shard_size != -1):

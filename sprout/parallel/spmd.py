@@ -5,6 +5,7 @@ gives the backward communication (docs/distributed.md, "shard")."""
 from __future__ import annotations
 
 import logging
+import math
 import threading
 
 import numpy as np
@@ -137,9 +138,11 @@ class Shard:
             raise ShardError(f"shard: device_num={context.get_auto_parallel_context('device_num')} but the world has "
                              f"{n} ranks; sprout shards over the whole world")
         mode = _input_mode()
+        if mode == "strategy" and len(_dataset_strategy()) != len(args):
+            raise ValueError(f"shard: dataset_strategy has {len(_dataset_strategy())} entries for {len(args)} inputs")
         # a Cell's graph depends on its training flag (set_train), as a jitted construct's does
-        key = (management.get_rank(), n, mode, getattr(self.fn, "training", None),
-               tuple((tuple(a.shape), a.dtype) for a in args))
+        key = (management.get_rank(), n, mode, _dataset_strategy() if mode == "strategy" else None,
+               getattr(self.fn, "training", None), tuple((tuple(a.shape), a.dtype) for a in args))
         entry = self._cache.get(key)
         if entry is None:
             entry = self._cache[key] = self._build(args, n, mode)
@@ -174,7 +177,10 @@ class Shard:
     def _build(self, args: tuple, n: int, mode: str) -> _Entry:
         from ..jit.api import compile_graph  # the tracer belongs to the compiler (an upper layer at run time)
 
-        fake = [_global_stand_in(a, n if mode == "data_parallel" else 1) for a in args]
+        if mode == "strategy":  # each input is this rank's block of the dataset strategy's layout
+            fake = [_global_stand_in(a, 1, _split_counts(spec, a.ndim)) for a, spec in zip(args, _dataset_strategy())]
+        else:
+            fake = [_global_stand_in(a, n if mode == "data_parallel" else 1) for a in args]
         _record.table = table = {}
         _record.plans = []
         try:  # traced and built on their own, also when called inside another graph or under a tape
@@ -189,7 +195,8 @@ class Shard:
         graph = traced.graph
         params = {}
         plans = ([(self.fn, self.parameter_plan)] if self.parameter_plan else []) + list(_record.plans)
-        specs = [self.in_strategy, self.out_strategy, list(table.values())]
+        specs = [self.in_strategy, self.out_strategy, list(table.values()),
+                 _dataset_strategy() if mode == "strategy" else None]
         specs += [list(plan.values()) for _, plan in plans]
         specs += [node.attrs.get("layout") for node in graph.nodes if node.op.name == "Reshard"]
         mesh = Mesh(n, _rank_list(specs, n))
@@ -218,8 +225,10 @@ class Shard:
                 if src[0] == "arg":
                     k = src[1]
                     spec = None if self.in_strategy is None else self.in_strategy[k]
-                    if mode == "data_parallel":
-                        have = TensorLayout((tuple(range(len(mesh.shape))),) + ((),) * (len(v.type.shape) - 1))
+                    if mode in ("data_parallel", "strategy"):
+                        have = to_layout(mesh, _dataset_strategy()[k], v.type.shape, f"shard: dataset_strategy {k}") \
+                            if mode == "strategy" else \
+                            TensorLayout((tuple(range(len(mesh.shape))),) + ((),) * (len(v.type.shape) - 1))
                         t = builder.add_input(TensorType(tuple(args[k].shape), v.type.dtype), f"arg{k}", ("arg", k))
                     else:
                         have = TensorLayout.replicated(len(v.type.shape))
@@ -420,9 +429,13 @@ def check_call_inputs(name: str, what: str, args: tuple, error) -> None:
                     "one process's compiled graphs); call it eagerly, or run under mpiexec / sprout.msrun")
 
 
-def _global_stand_in(a: Tensor, n: int) -> Tensor:
-    """A tensor of the global shape (dim 0 times ``n``) that costs no memory (for tracing only)."""
-    shape = (a.shape[0] * n,) + tuple(a.shape[1:]) if n > 1 else tuple(a.shape)
+def _global_stand_in(a: Tensor, n: int, splits: tuple | None = None) -> Tensor:
+    """A tensor of the global shape (dim 0 times ``n``, or each dim times its ``splits``) that costs no memory (for
+    tracing only)."""
+    if splits is not None:
+        shape = tuple(d * k for d, k in zip(a.shape, splits))
+    else:
+        shape = (a.shape[0] * n,) + tuple(a.shape[1:]) if n > 1 else tuple(a.shape)
     t = Tensor.__new__(Tensor)
     t._data = np.broadcast_to(np.zeros((), a.dtype.np), shape)
     return t
@@ -436,8 +449,23 @@ def _input_mode() -> str:
         return "full_batch"
     if ds == "data_parallel":
         return "data_parallel"
-    raise ShardError(f"shard: dataset_strategy {ds!r} (a tuple of input strategies) is not supported; use "
-                     "'data_parallel' or 'full_batch'")
+    return "strategy"
+
+
+def _dataset_strategy() -> tuple:
+    return tuple(context.get_auto_parallel_context("dataset_strategy"))
+
+
+def _split_counts(spec, ndim: int) -> tuple:
+    """How many blocks a strategy (tuple) or Layout cuts each of ``ndim`` dims into."""
+    if isinstance(spec, Layout):
+        if spec._tensor_map is None or len(spec._tensor_map) != ndim:
+            raise ShardError(f"shard: the dataset_strategy Layout {spec._tensor_map} does not match an input of rank "
+                             f"{ndim}")
+        return tuple(math.prod(spec._device_shape[a] for a in spec.dim_axes(d)) for d in range(ndim))
+    if not isinstance(spec, tuple) or len(spec) != ndim:
+        raise ShardError(f"shard: the dataset_strategy entry {spec!r} does not match an input of rank {ndim}")
+    return spec
 
 
 def _param_layout(mesh: Mesh, p: Parameter, spec, name: str) -> TensorLayout:
