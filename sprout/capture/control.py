@@ -15,6 +15,7 @@ from ..core import dispatch
 from ..core.dispatch import bind
 from ..core.tensor import Parameter, Tensor
 from ..core.types import TensorType, type_of
+from ..ir import views as _views
 from ..ir.builder import (Tracer, trace_subgraph, user_loc, write_back, writes_as_outputs,
                           written_outer)
 from ..ir.graph import Const
@@ -237,6 +238,8 @@ def _symbolic_cond(pred, then_fn, else_fn, operands, names, loc):
                   outs[:len(plan)])
     it = iter(outs[:len(plan)])
     leaves = [next(it) if x is _OUT else x for x in final]
+    for side, side_leaves in (("then", t_leaves), ("else", e_leaves)):  # a branch returning a view (ir/views.py)
+        _views.mark_escaped(_views.escaping(record[side][0], side_leaves, record[side][1], op_leaves), leaves)
     for i, _ in plan:  # Python numbers (or traced scalars) on both sides: the result is a Python scalar
         kind = join_kinds(kind_of(t_leaves[i]), kind_of(e_leaves[i]))
         if kind is not None and is_symbolic(leaves[i]):
@@ -455,6 +458,7 @@ def _symbolic_while(cond_fn, body_fn, state, names, live_out, loc):
             for i, t in zip(order, ts):
                 cur[i] = as_scalar(t, kinds[i]) if i in kinds else t
             b = dispatch.current_builder()
+            record["builder"], record["ins"] = b, ts
             for i, t in zip(order, ts):  # a flag the body never clears is True: no need to read it
                 if i in still:
                     carried = any(still[i] is e for e in extra)
@@ -551,6 +555,9 @@ def _symbolic_while(cond_fn, body_fn, state, names, live_out, loc):
     for i, f in still.items():  # after the loop: the entry object while the flag held (None: always)
         if isinstance(final[i], Tracer):
             b.alias_when(final[i], leaves[i], flag_out.get(id(f)))
+    entry = [leaves[i] for i in order]  # a loop variable's view: of its entry object or of its final value
+    escaped = _views.escaping(record["builder"], record["leaves"], record["ins"], entry)
+    _views.mark_escaped(escaped, final, {k: final[i] for k, i in enumerate(order)})
     for i in range(len(leaves)):
         if i not in carry:
             final[i] = Undefined(leaf_names[i], "it is assigned only inside a while loop on a tensor condition", loc)

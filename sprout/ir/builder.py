@@ -1,6 +1,7 @@
 """Graph construction: symbolic tensors (Tracer) and the GraphBuilder that dispatch appends nodes to."""
 from __future__ import annotations
 
+import weakref
 from typing import Any
 from collections.abc import Callable
 
@@ -14,6 +15,7 @@ from ..core.tensor import Parameter, Tensor
 from ..core.types import TensorType, type_of
 from .effects import TOKEN, WORLD, has_io, is_io_op, is_token, with_token, writes
 from .graph import Const, Graph, Node, Var
+from . import views as _views
 
 def with_location(exc: Exception, loc: SourceLoc | None) -> Exception:
     """The same kind of exception with the user's file, line and source appended to its message."""
@@ -173,13 +175,14 @@ class GraphBuilder:
         self._lifted: dict[int, tuple] = {}        # id(outer tracer) -> (outer tracer, inner Tracer)
         self._stands_for: dict[int, list] = {}     # id(inner Tracer) -> the outer tracers it stands for
         self._shared: dict[int, list] = {}         # id(tracer) -> the tracers sharing its buffer (alias)
-        self._journal: list = []                   # (tracer, its old Var, origin uid, old update) per write
+        self._journal: list = []                   # (weakref(tracer), its old Var, origin uid, old update) per write
         self._when: dict[int, tuple] = {}          # id(tracer) -> (it, [(other, pred, negate)]): alias_when
         self._token: Tracer | None = None          # the current effect token (created on first io)
         self.functional = False                    # replay: a state op rebinds nothing (see emit)
         self.new_values: list = []                 # the last state op's new values (one tracer per write)
         self._state: set = parent._state if parent is not None else set()  # ids of written concrete tensors
         self.captured_inputs: list[Var] = []
+        self.views = parent.views if parent is not None else _views.ViewTable()  # tracers that are views
 
     # ---- inputs ---------------------------------------------------------------------------------
     def add_input(self, type: TensorType, name: str = "", source: Any = None) -> Tracer:  # noqa: A002
@@ -291,22 +294,30 @@ class GraphBuilder:
             return self.param_tracer(a)
         return self._promote(a)
 
-    def write(self, target: Tracer, new: Var, _seen: set | None = None) -> None:
+    def write(self, target: Tracer, new: Var, _seen: set | None = None, derived: bool = False) -> None:
         """``target`` (a tracer of this builder) now holds ``new``; a write to an input is an update.
         Tracers sharing ``target``'s buffer (``alias``) hold it too, and a tracer that is ``target``'s
-        object only when a branch predicate held (``alias_when``) gets ``select(pred, new, its value)``."""
+        object only when a branch predicate held (``alias_when``) gets ``select(pred, new, its value)``.
+        Views (``ir/views.py``): a write to a view writes what it was taken of, whose views are derived again
+        (``derived``: this is such a re-derivation)."""
+        if not derived and _views.write_through(self, target, new):
+            return
         seen = _seen if _seen is not None else set()
-        for t in self._shared.get(id(target), (target,)):
+        group = self._shared.get(id(target), (target,))
+        for t in group:
             seen.add(id(t))
             origin = self._origin.get(id(t))
             key = origin.uid if origin is not None else None
-            self._journal.append((t, t._var, key, self._updates.get(key)))
+            self._journal.append((weakref.ref(t), t._var, key, self._updates.get(key)))  # weak: a dead view is not
+            # derived again at the next write (ir/views.py)
             if dispatch._holders and t._var is not new and not is_token(t):  # tapes keep what they read
                 dispatch.will_write(t)
             t._var = new
             if origin is not None:
                 self._updates[origin.uid] = (origin, t)
         self._spread(target, new, seen)
+        for t in group:  # views of the written buffer see the write (ir/views.py)
+            _views.follow(self, t, new, seen)
 
     def _spread(self, obj: Tensor, new: Var, seen: set) -> None:
         """``obj`` (a tracer of this builder, or the outer tensor a body tracer aliases) now holds ``new``: so does
@@ -376,8 +387,10 @@ class GraphBuilder:
         n_nodes, n_writes = mark
         del self.nodes[n_nodes:]
         while len(self._journal) > n_writes:
-            t, old, key, update = self._journal.pop()
-            t._var = old
+            ref, old, key, update = self._journal.pop()
+            t = ref()
+            if t is not None:
+                t._var = old
             if key is not None:
                 if update is None:
                     self._updates.pop(key, None)
@@ -461,6 +474,8 @@ class GraphBuilder:
         else:
             self.nodes.append(Node(op, ins, dict(attrs), outs, loc))
         tracers = [_new_tracer(v, self) for v in outs]
+        if not w and _views.candidate(op) and args:
+            _views.record(self, op, args, attrs, tracers)
         if w:  # the result is a new tensor (as eagerly); the written tracers now hold the new values
             for k, p in enumerate(w):
                 # replay (functional): the written tracer keeps meaning the old version, and the replayed

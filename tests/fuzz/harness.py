@@ -406,6 +406,7 @@ def assert_agrees(source: str, args: list, check: str = "fwd", mode: str = "ast"
                   weights: list | None = None) -> None:
     """A regression test's body: ``check`` of the program in ``mode`` must agree with eager."""
     prog = SourceProgram(source, [Arg(*a) for a in args], entry, list(weights or []))
+    prog.check_weights()
     res = check_program(prog, modes=(mode,), checks=(check,))
     assert not res.invalid, res.invalid
     bad = res.failures()

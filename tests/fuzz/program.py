@@ -221,5 +221,12 @@ class SourceProgram:
     def has_grad(self) -> bool:
         return "def fuzz_grad(" in self.source
 
+    def check_weights(self) -> None:
+        """grad-of-jit differentiates ``weights`` and is compared with the source's ``fuzz_grad``: they must name
+        the same Parameters (else the two gradients differ in structure whatever the compiler does: fuzz-24)."""
+        want = "weights=" + ("[" + ", ".join(self.weights) + "]" if self.weights else "None")
+        if self.has_grad() and want not in self.source:
+            raise ValueError(f"the program's fuzz_grad does not differentiate {want[8:]} (the weights given)")
+
     def copy(self) -> SourceProgram:
         return copy.deepcopy(self)

@@ -130,27 +130,6 @@ def test_alias_reaches_every_name(body, check, mode):
     assert_agrees(_prog(body, W4, "x"), X4, check=check, mode=mode)
 
 
-# ---- seed 70281: a view taken before an in-place write to its base -------------------------------------------
-# Eagerly ``x.reshape(...)`` is a view of x's buffer (as in MindSpore's PyNative mode): ``ops.assign_sub(x, x)``
-# zeroes the view too, so the second ``assign_sub`` subtracts 0. Neither capture models views (a Reshape node is a
-# new value), so jit subtracts the entry value. Open: needs view tracking in the builder (a write to a base
-# re-derives the live views, a write to a view writes its base); MindSpore's GRAPH mode has no views either.
-SRC_VIEW = _prog("""
-def f(x):
-    xs4 = [x, ops.reshape(x.reshape((6,)), (3, 2))]
-    for e8 in xs4:
-        ops.assign_sub(x, e8)
-    return ops.ones((3, 2))
-""", [[0.25, 0.75], [1.25, 0.5], [1.0, 0.25]], "x")
-
-
-@pytest.mark.xfail(strict=True, reason="fuzz seed 70281: open, views of a tensor written in place (capture)")
-@pytest.mark.parametrize("mode", ["ast", "bytecode"])
-def test_view_sees_a_later_write_to_its_base(mode):
-    assert_agrees(SRC_VIEW, [("x", "tensor", [[1.09, 0.61], [2.03, -1.79], [-0.93, 0.19]],
-                              [[-0.83, -0.71], [-0.14, -1.51], [-1.35, 0.27]])], check="fwd", mode=mode)
-
-
 # ---- seed 80059: a closure reads a variable that a branch or loop body assigns ------------------------------
 # The AST converter turns a branch (and a loop body) into a function taking the variables it assigns as
 # parameters: a closure defined before it (``g1``) read the enclosing function's variable, which kept its value
@@ -305,22 +284,10 @@ def f(x):
     for _ in range(2):
         h0((p0 if (x.sum() < 0.5) else x), p0 * 1)
     return p0 + 0
-""", [[0.25, 0.75], [1.25, 0.5], [1.0, 0.25]], "x")
+""", [[0.25, 0.75], [1.25, 0.5], [1.0, 0.25]], "x", weights=("p0",))
 X32 = [("x", "tensor", [[0.76, -0.82], [1.62, 0.27], [-0.52, -1.24]], [[-1.89, -0.13], [-1.54, 0.1], [2.02, -0.02]])]
 
 
-def _open(check, mode, why):
-    return pytest.param(check, mode, marks=pytest.mark.xfail(strict=True, reason=why))
-
-
-_TERNARY_CASES = [
-    ("fwd", "ast"), ("fwd", "bytecode"), ("jit_of_grad", "ast"), ("jit_of_grad", "bytecode"),
-    _open("grad_of_jit", "ast", "fuzz-24: open, the harness reports a gradient structure difference (1 vs 2 "
-          "items); ms.grad of eager and jit(f) called directly agree"),
-    _open("grad_of_jit", "bytecode", "fuzz-24: open, as for ast"),
-]
-
-
-@pytest.mark.parametrize("check, mode", _TERNARY_CASES)
+@pytest.mark.parametrize("check, mode", ALL_CHECKS)
 def test_loop_of_ternary_aliases_of_a_written_parameter(check, mode):
     assert_agrees(SRC_LOOP_TERNARY_PARAM, X32, check=check, mode=mode, weights=["p0"])

@@ -12,8 +12,10 @@ from .harness import assert_agrees
 ALL_CHECKS = [(c, m) for c in ("fwd", "grad_of_jit", "jit_of_grad") for m in ("ast", "bytecode")]
 
 
-def _prog(body: str, w0: list, args: str, pos: tuple = (0,), entry: str = "f") -> str:
-    """A fuzz program: ``body`` (defining ``entry``) plus the harness's loss and gradient functions."""
+def _prog(body: str, w0: list, args: str, pos: tuple = (0,), entry: str = "f", weights: tuple = ()) -> str:
+    """A fuzz program: ``body`` (defining ``entry``) plus the harness's loss and gradient functions (``weights``:
+    the Parameters differentiated too; pass the same names to ``assert_agrees``)."""
+    wts = "[" + ", ".join(weights) + "]" if weights else "None"
     return f"""import numpy as np
 import sprout as ms
 from sprout import Parameter, Tensor, nn, ops
@@ -32,7 +34,7 @@ def fuzz_loss({args}):
 
 
 def fuzz_grad({args}):
-    return ops.grad(fuzz_loss, grad_position={pos!r}, weights=None)({args})
+    return ops.grad(fuzz_loss, grad_position={pos!r}, weights={wts})({args})
 """
 
 

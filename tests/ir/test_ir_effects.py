@@ -135,14 +135,18 @@ def test_codegen_writes_in_place_only_when_the_old_value_is_dead():
         return old, w  # the old value is read by the Add, which runs before: still in place
 
     def alias_after(x):
-        old = ops.reshape(w, (16,))  # a view of w's buffer, returned after the write
+        old = ops.reshape(w, (16,))  # a view of w's buffer
         ops.assign(w, x)
         return old
 
     assert "copy=True" not in generate(graph_of(read_after, t((4, 4)))).source
-    src = generate(graph_of(alias_after, t((4, 4)))).source
-    assert "copy=True" in src
+    # capture derives the view again after the write (it sees the write, as eagerly: ir/views.py); the graph
+    # returning the view of the old value instead (a reshape of w read after the write) needs a copy
     g = graph_of(alias_after, t((4, 4)))
+    assert [n.op.name for n in g.nodes] == ["Reshape", "Assign", "Reshape"]
+    g = g.replace(outputs=[g.nodes[0].outputs[0]])
+    src = generate(g).source
+    assert "copy=True" in src
     w_in = np.ones((4, 4), np.float32)
     old, new = generate(g).function("graph_fn")(np.full((4, 4), 7.0, np.float32), w_in)
     assert np.all(old == 1.0) and np.all(new == 7.0)
