@@ -13,6 +13,7 @@ from ..core.tensor import Tensor
 from ..ir.graph import Graph
 from ..ir.replay import replay
 from ..passes import run_pipeline
+from .absent import without
 from .grad_graph import split
 from . import saved_hooks
 from .tape import kept_copy
@@ -164,10 +165,12 @@ class CompiledGraph:
                                else (out,)):
                 douts[j], like[j] = d, o
             dead: frozenset = frozenset()
+            backward = info.backward
             if any(d is None for d in douts):
                 from ..ops import functional as F
 
-                dead = info.unreached(tuple(d is None for d in douts))
+                missing = tuple(d is None for d in douts)
+                dead, backward = info.unreached(missing), info.backward_without(missing)
                 douts = [d if d is not None else F.zeros(*unrec[j]) if j in unrec else F.zeros_like(like[j])
                          for j, d in enumerate(douts)]
             # an input residual is the value the tape kept for the input (what this call read)
@@ -177,9 +180,9 @@ class CompiledGraph:
                 grads: Any = ()
             elif not dispatch._slow:
                 arrays = [r._data if isinstance(r, Tensor) else r for r in residuals] + [d._data for d in douts]
-                grads = [_wrap(g) for g in info.backward.run_arrays(arrays)]
+                grads = [_wrap(g) for g in backward.run_arrays(arrays)]
             else:
-                grads = info.backward(*[r if isinstance(r, Tensor) else _wrap(r) for r in residuals], *douts)
+                grads = backward(*[r if isinstance(r, Tensor) else _wrap(r) for r in residuals], *douts)
             full: list = [None] * len(args)
             for k, g in zip(info.grad_of, grads):
                 if k not in dead:
@@ -225,12 +228,25 @@ class _GradInfo:
         sig = [primal[pick.index(k)] if k in pick else v for k, v in enumerate(cg.signature)]
         self.forward = CompiledGraph(fwd, sig, cg.level)
         self.backward = CompiledGraph(bwd, s.backward.inputs, cg.level)
+        self._split, self._level, self._without = s, cg.level, {}
         self._source, self._pick, self._reach, self._unreached, self._recorded = cg.source, pick, None, {}, {}
         # per gradient (grad_of order), the douts it is computed from (the backward graph's own dependencies: a
         # bprop that gives no gradient, e.g. a zeros_like's, cuts the path)
         n_res = len(s.res_from)
         bw = _reach(s.backward, [-1] * n_res + list(range(len(s.dout_of))), range(len(s.backward.outputs)))
         self._from_douts = [r - {-1} for r in bw]
+
+    def backward_without(self, missing: tuple) -> CompiledGraph:
+        """The backward for calls where the douts marked ``missing`` are absent (``autodiff/absent.py``): their
+        paths removed, not fed zeros (built once per pattern)."""
+        got = self._without.get(missing)
+        if got is None:
+            s = self._split
+            g = without(s.backward, len(s.res_from), missing)
+            got = self.backward if g is None else CompiledGraph(run_pipeline(g, level=self._level), s.backward.inputs,
+                                                                self._level)
+            self._without[missing] = got
+        return got
 
     def _reaches(self) -> list:
         if self._reach is None:
