@@ -68,10 +68,10 @@ class AutoParallel(Cell):
         self._init_param_in_compile = False
 
     def load_param_strategy_file(self, file_path):
+        """The parameters' layouts saved in ``file_path`` (by save_param_strategy_file) are imposed on the SPMD pass
+        (sprout's JSON strategy files)."""
         _path(file_path)
-        raise NotImplementedError("AutoParallel.load_param_strategy_file: sprout's SPMD pass derives the layouts from "
-                                  "the strategies in the network; loading a strategy file to impose them is not "
-                                  "supported (transform_checkpoints reads such files)")
+        self._load_strategy_file_path = file_path
 
     def save_param_strategy_file(self, file_path):
         """Write the parameter layouts (MindSpore's strategy file, JSON) when the network is compiled."""
@@ -210,7 +210,8 @@ class AutoParallel(Cell):
         out = {"parallel_mode": mode, "full_batch": self._full_batch,
                "dataset_strategy": self._dataset_strategy_config, "gradients_mean": self._gradients_mean,
                "gradient_fp32_sync": self._gradient_fp32_sync, "loss_repeated_mean": self._loss_repeated_mean,
-               "strategy_ckpt_config": {"load_file": "", "save_file": self._save_strategy_file_path,
+               "strategy_ckpt_config": {"load_file": self.__dict__.get("_load_strategy_file_path", ""),
+                                        "save_file": self._save_strategy_file_path,
                                         "only_trainable_params": self._only_trainable_params}}
         if search is not None:
             out["search_mode"] = search

@@ -210,6 +210,15 @@ class Shard:
                                    name)
                     continue
                 params[id(p)] = _param_layout(mesh, p, spec, name)
+        load = spmd_ckpt.strategy_load_file()
+        if load:  # strategy_ckpt_config load_file: the saved layouts of the parameters it names are imposed
+            saved = spmd_ckpt.build_searched_strategy(load)
+            for v in graph.inputs:
+                src = traced.sources[v.uid]
+                if src[0] == "param" and src[1].name in saved and id(src[1]) not in params:
+                    dims = spmd_ckpt.loaded_dims(saved[src[1].name], mesh.shape, mesh.rank_list, tuple(v.type.shape),
+                                                 src[1].name)
+                    params[id(src[1])] = TensorLayout(dims)
         bad = [traced.sources[v.uid] for v, _ in graph.updates if traced.sources[v.uid][0] != "param"]
         if bad:
             raise ShardError(f"shard: a sharded function that writes its inputs in place ({bad[0][0]} "

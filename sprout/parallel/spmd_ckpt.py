@@ -85,6 +85,23 @@ def strategy_save_file() -> str:
     return cfg.get("save_file") or context.get_auto_parallel_context("strategy_ckpt_save_file") or ""
 
 
+def strategy_load_file() -> str:
+    cfg = context.get_auto_parallel_context("strategy_ckpt_config") or {}
+    return cfg.get("load_file") or context.get_auto_parallel_context("strategy_ckpt_load_file") or ""
+
+
+def loaded_dims(info: dict, mesh_shape: tuple, rank_list: list, shape: tuple, name: str) -> tuple:
+    """The mesh axes splitting each dim of parameter ``name`` as a loaded strategy file records them; the file must
+    describe the same mesh, rank order and shape (else ValueError)."""
+    if list(info["dev_matrix"]) != list(mesh_shape) or list(info["shape"]) != list(shape):
+        raise ValueError(f"strategy_ckpt_config load_file: parameter {name!r} was saved as shape {info['shape']} on a "
+                         f"device matrix {info['dev_matrix']}; here it has shape {list(shape)} on {list(mesh_shape)}")
+    if info.get("rank_list", list(range(len(rank_list)))) != list(rank_list):
+        raise ValueError(f"strategy_ckpt_config load_file: parameter {name!r} was saved with rank_list "
+                         f"{info['rank_list']}; here the ranks are in the order {list(rank_list)}")
+    return tuple(tuple(_axes(info, d)) for d in range(len(shape)))
+
+
 def save_strategy(params: list, path: str) -> None:
     """Write each placed parameter's layout to ``path`` (JSON, as MindSpore reads a ``.json`` strategy file); rank 0
     writes it, atomically."""
