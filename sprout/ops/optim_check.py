@@ -104,6 +104,7 @@ def strict(name: str, impl: Callable, same: tuple, mutates: tuple, scalars: tupl
 
     kernel.__name__ = getattr(impl, "__name__", name)
     kernel.__doc__ = impl.__doc__
+    kernel.__module__ = impl.__module__  # the kernel's family (parallel/spmd.py recognises optimizer kernels by it)
 
     def infer(*args, **attrs):
         check_inputs(name, names, args, same, mutates, scalars, like_var, state_dtype)
