@@ -332,13 +332,20 @@ def _out_strategy(mesh: Mesh, node, outs: list, strategy: tuple) -> list:
     return done
 
 
+def _optimizer_ops() -> set:
+    """The op records of the optimizers' in-place updates (Apply*, SGD, Adam, ...; ``ops/optim_kernels*.py``)."""
+    from ..core.op import Op
+    from ..ops import optim_kernels, optim_kernels2, optim_kernels3
+
+    return {v for m in (optim_kernels, optim_kernels2, optim_kernels3) for v in vars(m).values() if isinstance(v, Op)}
+
+
 def _state_write(mesh: Mesh, builder, node, ins: list, param_of: dict) -> list:
     """A Parameter update inside a sharded function (an optimizer step, BatchNorm's moving statistics): its
     operands gathered whole, the op run on every rank on the whole Parameter (each rank holds all of it), so every
     rank writes the same new value; the new version is replicated."""
     written = node_writes(node)
-    if context.get_auto_parallel_context("enable_parallel_optimizer") and \
-            getattr(node.op.impl, "__module__", "").startswith("sprout.ops.optim_kernels"):
+    if context.get_auto_parallel_context("enable_parallel_optimizer") and node.op in _optimizer_ops():
         raise NotImplementedError(f"shard: enable_parallel_optimizer with the optimizer ({node.op.name}) inside a "
                                   "sharded function is not supported; train with TrainOneStepCell / Model (whose "
                                   "optimizer state sprout shards) or set enable_parallel_optimizer=False")

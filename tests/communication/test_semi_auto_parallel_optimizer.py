@@ -116,4 +116,5 @@ def test_optimizer_inside_a_sharded_step_with_parallel_optimizer_is_refused():
             return str(exc)
         return "ran"
 
-    assert all("enable_parallel_optimizer with the optimizer" in msg for msg in simulate(rank_main, 2))
+    msgs = simulate(rank_main, 2)
+    assert all("enable_parallel_optimizer with the optimizer" in msg for msg in msgs), msgs
