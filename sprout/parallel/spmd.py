@@ -11,6 +11,7 @@ import threading
 import numpy as np
 
 from .. import context
+from .. import dtype as mstype
 from ..autodiff.compiled import CompiledGraph
 from ..communication import management
 from ..communication.state import current
@@ -21,6 +22,7 @@ from ..core.types import TensorType
 from ..ir.builder import GraphBuilder
 from ..ir.effects import node_writes
 from ..ir.graph import Const
+from ..ops import functional as F
 from ..ops.primitive_classes import Primitive
 from ..ops.spmd_ops import mirror, reshard_op, virtual_output
 from . import spmd_ckpt, spmd_rules, spmd_rules_more  # noqa: F401  (more rules, registered on import)
@@ -142,6 +144,7 @@ class Shard:
             raise ValueError(f"shard: dataset_strategy has {len(_dataset_strategy())} entries for {len(args)} inputs")
         # a Cell's graph depends on its training flag (set_train), as a jitted construct's does
         key = (management.get_rank(), n, mode, _dataset_strategy() if mode == "strategy" else None,
+               context.get_auto_parallel_context("gradient_fp32_sync"),
                getattr(self.fn, "training", None), tuple((tuple(a.shape), a.dtype) for a in args))
         entry = self._cache.get(key)
         if entry is None:
@@ -420,8 +423,13 @@ def tracing_sharded() -> bool:
 
 def _mirrored(t):
     """A replicated value entering the graph: its gradient is summed over every rank (each rank's graph uses its
-    own part of it)."""
-    return mirror(t, management.HCCL_WORLD_COMM_GROUP) if t.dtype.is_float else t
+    own part of it). A float16 / bfloat16 value's gradient is summed in float32 under ``gradient_fp32_sync`` (True by
+    default, MindSpore's rule): a Cast to float32 before the Mirror and back after (exact forward, float32 sum)."""
+    if not t.dtype.is_float:
+        return t
+    if t.dtype in (mstype.float16, mstype.bfloat16) and context.get_auto_parallel_context("gradient_fp32_sync"):
+        return F.cast(mirror(F.cast(t, mstype.float32), management.HCCL_WORLD_COMM_GROUP), t.dtype)
+    return mirror(t, management.HCCL_WORLD_COMM_GROUP)
 
 
 def _value(env: dict, x) -> spmd_rules.Val:
