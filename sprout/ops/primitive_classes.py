@@ -540,5 +540,6 @@ from .classes_signal import *  # noqa: E402,F401,F403
 from .classes_misc2 import *  # noqa: E402,F401,F403
 from .classes_extra3 import *  # noqa: E402,F401,F403
 from .classes_extra4 import *  # noqa: E402,F401,F403
+from .classes_extra5 import *  # noqa: E402,F401,F403
 
 __all__ = [n for n, v in list(globals().items()) if isinstance(v, type) and issubclass(v, Primitive)]

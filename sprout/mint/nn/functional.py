@@ -7,6 +7,7 @@ import numpy as np
 from ... import dtype as mstype
 from ... import ops
 from ...core.tensor import Tensor
+from ...ops.classes_extra5 import implicit_softmax_dim
 from .._math import clamp, norm as norm_ext  # noqa: F401
 from .._tensor import broadcast_to, flatten  # noqa: F401
 
@@ -161,8 +162,7 @@ def threshold_op(input, threshold, value):  # noqa: A002
     return ops.threshold(input, threshold, value)
 
 
-def _implicit_dim(x):
-    return 0 if x.ndim in (0, 1, 3) else 1
+_implicit_dim = implicit_softmax_dim  # PyTorch's legacy axis: shared with ops.LogSoftmaxExt
 
 
 def softmax(input, dim=None, dtype=None):  # noqa: A002
