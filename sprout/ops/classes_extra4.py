@@ -9,7 +9,7 @@ from ..core.tensor import Tensor
 from . import functional as F
 from .classes_linalg import _Flag
 from .classes_misc2 import _bind, _tensor
-from .misc_kernels2 import NO_REPEAT_NGRAM, RAGGED_RANGE
+from .misc_kernels2 import CONFUSION_MATRIX, NO_REPEAT_NGRAM, RAGGED_RANGE
 
 _FORMATS = ("NHWC", "NCHW")
 
@@ -127,4 +127,36 @@ class RaggedRange(_Flag):
         return _bind(RAGGED_RANGE, args, {"Tsplits": self.Tsplits})
 
 
-__all__ = ["CompareAndBitpack", "DataFormatDimMap", "DataFormatVecPermute", "NoRepeatNGram", "RaggedRange"]
+class ConfusionMatrix(_Flag):
+    """``ConfusionMatrix(num_classes, dtype='int32')(labels, predictions, weights=None)``: the (num_classes,
+    num_classes) matrix adding weights[i] (or 1) at (labels[i], predictions[i]); values outside [0, num_classes)
+    raise ValueError. Differentiable in ``weights``."""
+
+    defaults = {"num_classes": None, "dtype": "int32"}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        op = "ConfusionMatrix"
+        if isinstance(self.num_classes, bool) or not isinstance(self.num_classes, int):
+            raise TypeError(f"For '{op}', the type of 'num_classes' should be 'int', but got type "
+                            f"'{type(self.num_classes).__name__}'.")
+        if self.num_classes <= 0:
+            raise ValueError(f"For '{op}', the 'num_classes' must be positive, but got {self.num_classes}.")
+        if not isinstance(self.dtype, str):
+            raise TypeError(f"For '{op}', the type of 'dtype' should be 'str', but got type "
+                            f"'{type(self.dtype).__name__}'.")
+        try:
+            self._dtype = mstype.to_dtype(self.dtype)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"For '{op}', the 'dtype' {self.dtype!r} is not a MindSpore dtype name.") from exc
+
+    def __call__(self, labels, predictions, weights=None):
+        op = "ConfusionMatrix"
+        args = (_tensor(labels, "labels", op), _tensor(predictions, "predictions", op))
+        if weights is not None:
+            args += (_tensor(weights, "weights", op),)
+        return _bind(CONFUSION_MATRIX, args, {"num_classes": self.num_classes, "dtype": self._dtype})
+
+
+__all__ = ["CompareAndBitpack", "DataFormatDimMap", "DataFormatVecPermute", "NoRepeatNGram", "RaggedRange",
+           "ConfusionMatrix"]

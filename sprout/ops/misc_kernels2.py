@@ -79,3 +79,46 @@ def _ragged_impl(starts, limits, deltas, Tsplits):  # noqa: N803
 
 
 RAGGED_RANGE = register(Op("RaggedRange", _ragged_impl, _ragged_infer, None, "opaque", n_out=2))
+
+
+# ---- ConfusionMatrix -----------------------------------------------------------------------------------------------
+_INTS = (mstype.int8, mstype.int16, mstype.int32, mstype.int64, mstype.uint8, mstype.uint16, mstype.uint32,
+         mstype.uint64)
+
+
+def _confusion_infer(labels, predictions, weights=None, num_classes=0, dtype=mstype.int32):
+    op = "ConfusionMatrix"
+    for name, t in (("labels", labels), ("predictions", predictions)):
+        if t.dtype not in _INTS:
+            raise TypeError(f"For '{op}', the '{name}' must be an integer Tensor, but got {t.dtype}.")
+    if labels.ndim != 1:
+        raise OpError(f"For '{op}', the labels dimension should be = : 1, but got {labels.ndim}.")
+    for name, t in (("predictions", predictions), ("weights", weights)):
+        if t is not None and tuple(t.shape) != tuple(labels.shape):
+            raise OpError(f"For '{op}', the labels shape should be = {name} shape: {fmt_shape(t.shape)}, but got "
+                          f"{fmt_shape(labels.shape)}.")
+    return TensorType((num_classes, num_classes), dtype)
+
+
+def _confusion_impl(labels, predictions, weights=None, num_classes=0, dtype=mstype.int32):
+    for name, v in (("labels", labels), ("predictions", predictions)):
+        if v.size and (v.min() < 0 or v.max() >= num_classes):
+            raise ValueError(f"For 'ConfusionMatrix', every '{name}' value must be in [0, {num_classes}), but got "
+                             f"[{v.min()}, {v.max()}].")
+    flat = labels.astype(np.int64) * num_classes + predictions.astype(np.int64)
+    counts = np.bincount(flat, None if weights is None else weights.astype(np.float64), num_classes * num_classes)
+    return counts.reshape(num_classes, num_classes).astype(dtype.np)
+
+
+def _confusion_bprop(labels, predictions, *rest, **attrs):
+    """d weights[i] = dout[labels[i], predictions[i]]; labels and predictions are integers (no gradient)."""
+    from . import functional as F
+
+    weights, _out, dout = rest if len(rest) == 3 else (None,) + tuple(rest)
+    if weights is None:
+        return None, None
+    idx = F.stack((F.cast(labels, mstype.int64), F.cast(predictions, mstype.int64)), 1)
+    return None, None, F.cast(F.gather_nd(dout, idx), weights.dtype)
+
+
+CONFUSION_MATRIX = register(Op("ConfusionMatrix", _confusion_impl, _confusion_infer, _confusion_bprop, "opaque"))

@@ -1,11 +1,12 @@
 """Op-table cases for ops/classes_extra4.py and ops/misc_kernels2.py (CompareAndBitpack, DataFormatDimMap,
-DataFormatVecPermute, NoRepeatNGram, RaggedRange) against NumPy loops, in every mode (no gradients: integer results,
-and MindSpore registers none for NoRepeatNGram); tests/ops/oracle/cases_extra4.py checks them against MindSpore."""
+DataFormatVecPermute, NoRepeatNGram, RaggedRange, ConfusionMatrix) against NumPy loops, in every mode (gradients only
+for ConfusionMatrix's weights: the rest give integers, or MindSpore registers none); tests/ops/oracle/cases_extra4.py
+checks them against MindSpore (ConfusionMatrix has no CPU kernel there: its argument errors only)."""
 import numpy as np
 
 import sprout as ms
 from sprout import ops
-from optable import CONST, Case, Spec
+from optable import CONST, F64, Case, Spec
 
 
 def _bitpack_ref(x, t):
@@ -33,6 +34,16 @@ def _ragged_ref(s, lim, d):
 SEQ = Spec(lambda rng: rng.integers(0, 4, (2, 2, 8)).astype(np.int32), label="seq")
 LP = Spec(lambda rng: rng.standard_normal((2, 2, 5)).astype(np.float32), label="log_probs")
 
+LAB = np.array([0, 1, 1, 3, 2, 1], np.int32)
+PRED = np.array([0, 2, 1, 3, 2, 1], np.int32)
+
+
+def _confusion_ref(w=None):
+    out = np.zeros((4, 4))
+    np.add.at(out, (LAB, PRED), 1.0 if w is None else w)
+    return out
+
+
 CASES = [
     Case("ReduceSum", lambda x: ops.CompareAndBitpack()(x, ms.Tensor(np.float32(0.2))),
          (Spec(lambda rng: rng.standard_normal((3, 16)).astype(np.float32), label="x"),),
@@ -52,4 +63,8 @@ CASES = [
     Case("RaggedRange", lambda a, b, c: ops.RaggedRange(ms.int64)(a, b, c),
          (CONST(np.array([0.0, 1.0])), CONST(np.array([1.0, -2.0])), CONST(np.array([0.25, -0.5]))), _ragged_ref,
          grad=(), label="float64"),
+    Case("ConfusionMatrix", lambda w: ops.ConfusionMatrix(4, "float64")(ms.Tensor(LAB), ms.Tensor(PRED), w),
+         (F64(6),), _confusion_ref, label="weighted"),
+    Case("ConfusionMatrix", lambda a, b: ops.ConfusionMatrix(4)(a, b), (CONST(LAB), CONST(PRED)),
+         lambda a, b: _confusion_ref().astype(np.int32), grad=()),
 ]

@@ -46,4 +46,10 @@ CASES = [
        {"a": C([-3, 7], "int64"), "b": C([4, -2], "int64"), "c": C([3, -4], "int64")}, jit=False),
     OC("ragged_range_shapes", "ops.RaggedRange(ms.int32)(a, b, c)",
        {"a": C([0], "int32"), "b": C([3, 4], "int32"), "c": C([1], "int32")}, check="raises", match="RaggedRange"),
+    OC("confusion_bad_classes", "ops.ConfusionMatrix(4.0)", check="raises", jit=False),
+    OC("confusion_bad_dtype", "ops.ConfusionMatrix(4, ms.int32)", check="raises", jit=False),
+    OC("confusion_rank2", "ops.ConfusionMatrix(4)(a, b)", {"a": C([[0, 1]], "int32"), "b": C([[0, 1]], "int32")},
+       check="raises", match="ConfusionMatrix"),
+    OC("confusion_shapes", "ops.ConfusionMatrix(4)(a, b)", {"a": C([0, 1], "int32"), "b": C([0, 1, 2], "int32")},
+       check="raises", match="ConfusionMatrix"),
 ]
