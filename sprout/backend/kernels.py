@@ -498,8 +498,9 @@ def choose(sub: Graph, n: int, allow_numba: bool = True) -> str:
         return "unfused"
     key = f"{graph_key(sub)}|{n.bit_length()}|{os.cpu_count()}|{'+'.join(cands)}|quiet"
     d = _load_decisions()
-    if key in _busy_decisions:
-        return _busy_decisions[key]
+    mine = (_decision_file(), key)  # in-process decisions are per cache dir too, as the stored ones
+    if mine in _busy_decisions:
+        return _busy_decisions[mine]
     loaded = d.get(key)
     if loaded is not None and not (loaded in TWO_THREADS and busy()):  # busy: a 2-thread choice is measured again
         COUNTERS["decisions_from_disk"] += 1
@@ -520,5 +521,5 @@ def choose(sub: Graph, n: int, allow_numba: bool = True) -> str:
     if quiet:
         _save_decision(key, best)
     else:
-        _busy_decisions[key] = best
+        _busy_decisions[mine] = best
     return best

@@ -168,6 +168,12 @@ def test_choice_under_load_is_by_cpu_time_and_not_kept_on_disk(monkeypatch):
     assert kernels.choose(sub, n, allow_numba=False) == "numpy_blocked"
     assert not os.path.exists(path) or "numpy_blocked" not in open(path).read()
     assert kernels.choose(sub, n, allow_numba=False) == "numpy_blocked"   # kept for this process
+    measured = fuse.stats()["kernels"]["measured"]
+    cache_dir = context.get_context("kernel_cache_dir")
+    context.set_context(kernel_cache_dir=cache_dir + "_other")             # ... per cache dir
+    assert kernels.choose(sub, n, allow_numba=False) == "numpy_blocked"
+    assert fuse.stats()["kernels"]["measured"] == measured + 1
+    context.set_context(kernel_cache_dir=cache_dir)
     # quiet machine: wall time decides and the decision is stored
     monkeypatch.setattr(kernels, "_busy_decisions", {})
     monkeypatch.setattr(kernels, "busy", lambda: False)
