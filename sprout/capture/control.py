@@ -184,18 +184,14 @@ def _symbolic_cond(pred, then_fn, else_fn, operands, names, loc):
     fns = {"then": then_fn, "else": else_fn}
     fixes: dict = {"then": {}, "else": {}}
 
-    def tracer_for(side, plan=None, flags=()):
-        def traced(*ts):
+    def tracer_for(side):
+        def traced(*ts):  # every tensor the branch gives; the Cond's results are picked from them below
             b = dispatch.current_builder()
             for t, outer in zip(ts, op_leaves):  # eagerly the operand's own object: a write to either reaches both
                 b.alias_when(t, outer, None)
             raw = fns[side](*unflatten(op_spec, list(ts)))
-            if plan is None:  # every tensor it gives; the results are picked from them below (no re-trace)
-                record[side] = (b, ts, raw)
-                return [x for x in _flat(raw) if isinstance(x, Tensor)]
-            leaves = _flat(_apply_fix(raw, fixes[side]))
-            aliases = _result_aliases(b, leaves, ts, op_leaves)
-            return [_coerce(leaves[i], t) for i, t in plan] + [_alias_flag(aliases.get(key)) for key in flags]
+            record[side] = (b, ts, raw)
+            return [x for x in _flat(raw) if isinstance(x, Tensor)]
         return traced
 
     graphs = {side: trace_subgraph(tracer_for(side), in_types, f"cond_{side}")[0] for side in fns}
@@ -213,10 +209,9 @@ def _symbolic_cond(pred, then_fn, else_fn, operands, names, loc):
                for side, leaves in (("then", t_leaves), ("else", e_leaves))}
     flags = _conditional_aliases(plan, aliases["then"], aliases["else"])
     for side, leaves in (("then", t_leaves), ("else", e_leaves)):
+        graphs[side] = _pick_results(graphs[side], record[side][2], leaves, plan)
         if flags:  # a result is an operand's object only on some path inside a branch: that branch says so (a bool)
-            graphs[side] = trace_subgraph(tracer_for(side, plan, flags), in_types, f"cond_{side}")[0]
-        else:
-            graphs[side] = _pick_results(graphs[side], record[side][2], leaves, plan)
+            graphs[side] = _with_flags(graphs[side], record[side][0], [aliases[side].get(key) for key in flags])
     g_then, g_else = graphs["then"], graphs["else"]
     # in-place writes (and io, through the effect token) inside a branch: new values come out as outputs
     written = written_outer([g_then, g_else], op_leaves)
@@ -263,6 +258,16 @@ def _pick_results(g, raw, leaves: list, plan: list):
         v = var_of.get(id(x)) if isinstance(x, Tensor) else None
         outs.append(v if v is not None else Const(_coerce(x, t)._data))
     return g.replace(outputs=outs)
+
+
+def _with_flags(g, b, facts: list):
+    """The branch graph ``g`` with one more bool output per alias fact (``_alias_flag``), emitted into the branch's
+    own builder ``b`` after its trace: the branch is not traced again (a re-trace per level of nested ifs doubled
+    the work at every level, and ran the branch's Python side effects twice)."""
+    with b:
+        flags = [_alias_flag(fact) for fact in facts]
+    more = b.finish(flags)
+    return more.replace(outputs=list(g.outputs) + list(more.outputs))
 
 
 def _result_aliases(b, leaves: list, ins: tuple, operands: list) -> dict:

@@ -20,6 +20,7 @@ from .types import type_of
 _tapes: list = []
 _holders: list = []
 _held: list = []  # (tape, the builder active when hold_tape was called, or None)
+_home: dict = {}  # id(pushed tape) -> the builder current when it was pushed (None: eager)
 _builders: list = []
 _observers: list = []
 _policies: list = []
@@ -101,12 +102,14 @@ def current_policy():
 def push_tape(tape) -> None:
     _tapes.append(tape)
     _holders.append(tape)
+    _home[id(tape)] = _builders[-1] if _builders else None
     _refresh()
 
 
 def pop_tape(tape) -> None:
     _tapes.remove(tape)
     _holders.remove(tape)
+    _home.pop(id(tape), None)
     _refresh()
 
 
@@ -257,8 +260,13 @@ def _bind_slow(op: Op, args: tuple, attrs: dict) -> Any:
 
 def _bind_recorded(op: Op, args: tuple, attrs: dict) -> Any:
     if _tapes and op.residual_vjp is not None and _builders:
+        # only a tape pushed while this builder was current differentiates the node: in a body being traced (a
+        # branch, a loop body, a backward body) an enclosing graph's tapes never see its nodes' cotangents, the
+        # control node holding the body is differentiated as a whole; a split there would be thrown away (and
+        # re-done by every enclosing split: the work grew with every level of nesting)
+        here = _builders[-1]
         for tape in reversed(_tapes):
-            if tape.sees(args):
+            if _home.get(id(tape)) is here and tape.sees(args):
                 return _bind_split(op, args, attrs, tape)
     if _builders:
         out = _builders[-1].emit(op, args, attrs)
