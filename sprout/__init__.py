@@ -75,7 +75,7 @@ _LAZY_NAMES = {
                 "memory_allocated", "max_memory_allocated", "memory_reserved", "max_memory_reserved", "memory_stats",
                 "memory_summary", "reset_peak_memory_stats", "reset_max_memory_allocated",
                 "reset_max_memory_reserved", "Stream", "Event", "StreamCtx", "current_stream", "default_stream",
-                "communication_stream", "set_cur_stream"),
+                "communication_stream", "set_cur_stream", "ms_memory_recycle"),
     "log": ("get_level", "get_log_config"),
     "nn.recompute": ("recompute",),
 }

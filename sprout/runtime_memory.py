@@ -2,8 +2,9 @@
 "device memory" MindSpore's statistics describe is the process's own (C heap in use, resident set)."""
 from __future__ import annotations
 
-__all__ = ["memory_allocated", "max_memory_allocated", "memory_reserved", "max_memory_reserved", "memory_stats",
-           "memory_summary", "reset_peak_memory_stats", "reset_max_memory_allocated", "reset_max_memory_reserved"]
+__all__ = ["ms_memory_recycle", "memory_allocated", "max_memory_allocated", "memory_reserved", "max_memory_reserved",
+           "memory_stats", "memory_summary", "reset_peak_memory_stats", "reset_max_memory_allocated",
+           "reset_max_memory_reserved"]
 
 _STATUS = "/proc/self/status"
 _CLEAR_REFS = "/proc/self/clear_refs"
@@ -36,6 +37,16 @@ def trim_heap() -> None:
     except RuntimeError:
         return
     _libc.malloc_trim(0)
+
+
+def ms_memory_recycle() -> None:
+    """Release what compiled graphs hold (MindSpore's compile caches and their run-time memory): every jitted
+    function and Cell forgets its compiled graphs (they compile again when next called), then the heap's free
+    memory goes back to the operating system."""
+    from .jit.cache import clear_all
+
+    clear_all()
+    trim_heap()
 
 
 def _status_kb(key: str) -> int:

@@ -369,6 +369,17 @@ class CompileCache:
         return False
 
 
+def clear_all() -> int:
+    """Drop every compiled entry of every jitted callable (each compiles again on its next call); the number
+    dropped."""
+    dropped = 0
+    for cache in list(_caches):
+        dropped += len(cache.entries)
+        cache.entries.clear()
+        cache.clear_fast()
+    return dropped
+
+
 def _on_context_change(key: str) -> None:
     """A flag changed: resolved flags may differ now, so no fast table may answer before the slow path
     has built the key again."""

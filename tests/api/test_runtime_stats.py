@@ -101,3 +101,20 @@ def test_events_time_the_work_between_them():
         start.record(1)
     with pytest.raises(TypeError, match="event"):
         ms.default_stream().wait_event(None)
+
+
+def test_ms_memory_recycle_drops_compiled_graphs():
+    calls = []
+
+    @ms.jit
+    def f(x):
+        calls.append(1)  # runs while tracing: once per compile
+        return x * 2
+
+    x = ms.Tensor(np.ones(3, np.float32))
+    f(x)
+    f(x)
+    assert len(calls) == 1
+    ms.ms_memory_recycle()
+    np.testing.assert_array_equal(f(x).asnumpy(), [2.0, 2.0, 2.0])
+    assert len(calls) == 2  # compiled again after the recycle
