@@ -372,7 +372,25 @@ def _from_dlpack(dlpack):
     return _from_numpy(np.from_dlpack(obj))
 
 
+def _data_ptr(self) -> int:
+    """The address of the first element (the NumPy buffer's; stable while the tensor keeps its array)."""
+    return int(self._data.__array_interface__["data"][0])
+
+
+def _data_sync(self, waiting=True):
+    """Copy device data back to the host: a tensor's data is always on the host (nothing is pending)."""
+    if not isinstance(waiting, bool):
+        raise TypeError(f"Tensor.data_sync: waiting must be a bool, got {type(waiting).__name__}")
+
+
+def _get_bytes(self) -> bytes:
+    """The values' raw bytes in C order."""
+    return np.ascontiguousarray(self._data).tobytes()
+
+
 _METHODS = {
+    "data_ptr": _data_ptr, "data_sync": _data_sync, "get_bytes": _get_bytes,
+    "is_pinned": lambda self: False, "is_shared": lambda self: False,  # plain host memory, owned by this process
     "select": _select, "take": _take, "expand": _expand, "median": _median, "diag": _diag, "trace": _trace,
     "diagonal": _diagonal, "searchsorted": _searchsorted, "qr": _qr, "kthvalue": _kthvalue, "repeat": _repeat,
     "unique": _unique, "argmax_with_value": _with_value(F.argmax_with_value),
@@ -397,6 +415,7 @@ Tensor.mH = property(_matrix_h)  # the conjugate transpose (the transpose of a r
 Tensor.H = property(_h)
 Tensor.init = None  # no lazy initializer: a Tensor holds its values (Parameter's init_data works the same)
 Tensor.device = property(lambda self: "CPU")
+Tensor.is_meta = property(lambda self: False)  # every tensor holds its values
 Tensor.data = property(lambda self: self)  # a Parameter's own ``data`` overrides this
 Tensor.from_numpy = staticmethod(_from_numpy)
 Tensor.from_dlpack = staticmethod(_from_dlpack)

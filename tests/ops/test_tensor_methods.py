@@ -17,16 +17,17 @@ def t(a=A):
 
 def test_every_mindspore_method_name_exists_or_is_listed():
     """The names deliberately left out are the device/storage/Parameter internals noted in the module docs."""
-    left_out = {"assign_value_cpp", "const_arg", "convert_bytes_to_tensor", "data_ptr", "data_sync",
-                "delete_", "delta_seed", "flush_from_cache", "get_bytes", "getitem_index_info", "index",
-                "index_of_parent_", "init_finished", "init_flag", "is_init", "is_meta", "is_pinned", "is_shared",
+    left_out = {"assign_value_cpp", "const_arg", "convert_bytes_to_tensor",
+                "delete_", "delta_seed", "flush_from_cache", "getitem_index_info", "index",
+                "index_of_parent_", "init_finished", "init_flag", "is_init",
                 "offload", "offload_file_path", "param_info", "parent_tensor_", "pin_memory", "set_", "set_cast_dtype",
                 "set_const_arg", "set_device_address", "set_init_flag", "set_param_info", "setitem_index_info",
                 "storage", "symbolic_shape", "to_", "untyped_storage", "virtual_flag", "wait_pipeline"}
     spot = ["repeat", "select", "resize", "value", "expand", "swapaxes", "multiply", "not_equal", "less_equal",
             "greater_equal", "eq", "t", "bmm", "log2", "gather_nd", "nonzero", "dot", "repeat_interleave", "take",
             "uniform", "copy_", "argmax_with_value", "init", "from_numpy", "kthvalue", "unique", "add_", "fill_",
-            "register_hook", "remove_hook", "hooks", "requires_grad_", "to_coo", "to_csr"]
+            "register_hook", "remove_hook", "hooks", "requires_grad_", "to_coo", "to_csr", "data_ptr", "data_sync",
+            "get_bytes", "is_meta", "is_pinned", "is_shared"]
     assert all(hasattr(Tensor, n) for n in spot)
     assert not any(hasattr(Tensor, n) for n in left_out if n not in ("init",))
 
