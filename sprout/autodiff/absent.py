@@ -11,11 +11,20 @@ from ..ir.graph import Const, Graph, Node, Var
 _ACCUMULATE = ("Add", "AddN")
 
 
+def _shape_only(name: str, n: int) -> range | tuple:
+    """Operand positions an op reads only the shape of (an absent cotangent there is a zeros stand-in, not an
+    absent result: ``OnesLike`` of it is ones)."""
+    if name in ("OnesLike", "AxesSize"):
+        return range(n)
+    return {"BroadcastLike": (1,), "GetItemGradLike": (n - 1,)}.get(name, ())
+
+
 def without(graph: Graph, n_res: int, missing: tuple) -> Graph | None:
     """``graph`` (inputs: ``n_res`` residuals, then one cotangent per entry of ``missing``) computing its outputs
     as if the cotangents marked ``missing`` did not exist. The backward is linear in the cotangents: a node whose
     cotangent operands are all absent gives an absent result (dropped), an accumulation (``Add``/``AddN``/``Sub``)
-    keeps its present terms, and a node mixing present and absent cotangents reads zeros for the absent ones.
+    keeps its present terms, and a node mixing present and absent cotangents reads zeros for the absent ones, as
+    does an operand only the shape of which is read (``OnesLike``, ``BroadcastLike``'s second).
     Inputs stay as they are (a missing cotangent's input is still fed zeros by the caller). None when a zero of a
     symbolic shape would be needed (the caller then keeps feeding zeros through the whole graph)."""
     absent = {v.uid for v, m in zip(graph.inputs[n_res:], missing) if m}
@@ -34,6 +43,9 @@ def without(graph: Graph, n_res: int, missing: tuple) -> Graph | None:
     try:
         for node in graph.nodes:
             ins = [rename.get(x.uid, x) if isinstance(x, Var) else x for x in node.inputs]
+            for k in _shape_only(node.op.name, len(ins)):
+                if isinstance(ins[k], Var) and ins[k].uid in absent:
+                    ins[k] = zeros(ins[k])
             gone = [isinstance(x, Var) and x.uid in absent for x in ins]
             cot = [isinstance(x, Var) and x.uid in derived for x in ins]
             if any(cot):

@@ -56,3 +56,24 @@ def test_used_output_with_an_infinite_partial_stays_infinite():
     f = ms.jit(two)
     got = ms.grad(lambda x: f(x)[0].sum() + f(x)[1].sum())(Tensor(X)).asnumpy()
     assert np.isinf(got[0]) and np.allclose(got[1:], [2.5, 2.25])
+
+
+def test_shape_only_reads_of_an_absent_cotangent():
+    """``OnesLike`` of an absent cotangent is ones, not absent (absent.py reads zeros of its shape there)."""
+    from sprout.autodiff.absent import without
+    from sprout.core.op import REGISTRY
+    from sprout.core.types import TensorType
+    from sprout.ir import Graph, Node, Var
+
+    f32 = TensorType((3,), ms.float32)
+    res, d0, d1 = Var(f32, "r"), Var(f32, "d0"), Var(f32, "d1")
+    ones, prod, total = Var(f32), Var(f32), Var(f32)
+    g = Graph("bwd", [res, d0, d1], [Node(REGISTRY["OnesLike"], [d0], {}, [ones]),
+                                     Node(REGISTRY["Mul"], [ones, d1], {}, [prod]),
+                                     Node(REGISTRY["Mul"], [d0, res], {}, [total])], [prod, total])
+    h = without(g, 1, (True, False))
+    assert [n.op.name for n in h.nodes] == ["OnesLike", "Mul"]  # the Mul of d0 alone is gone
+    from sprout.backend.interpret import interpret
+    out = interpret(h, np.full(3, np.inf, np.float32), np.zeros(3, np.float32), np.full(3, 2.0, np.float32))
+    np.testing.assert_array_equal(out[0], [2.0, 2.0, 2.0])
+    np.testing.assert_array_equal(out[1], [0.0, 0.0, 0.0])
