@@ -10,9 +10,9 @@ import numpy as np
 from ..core.dispatch import bind
 from ..core.tensor import Tensor
 from ..core.types import TensorType
-from ..ir.builder import trace_subgraph
+from ..ir.builder import _new_tracer, trace_subgraph
 from ..ir.callop import GRAPH_CALL
-from ..ir.graph import Const
+from ..ir.graph import Const, Var
 from ..ir.replay import replay
 from ..ops import functional as F
 from ..ops.control import COND, WHILE_LOOP
@@ -47,7 +47,7 @@ def _cotangents(s: Split, douts: list, outs: list) -> list:
 
 
 # ---- Cond -------------------------------------------------------------------------------------------
-def _cond_residual_vjp(args: tuple, attrs: dict):
+def _cond_residual_vjp(args: tuple, attrs: dict, emit=bind):
     pred, ins = args[0], list(args[1:])
     n_then, n_out = attrs["n_then"], attrs["n_out"]
     s_then, s_else = split(attrs["then"]), split(attrs["else"])
@@ -56,7 +56,7 @@ def _cond_residual_vjp(args: tuple, attrs: dict):
                                     + [_filler(v.type) for v in c_else])
     f_else = s_else.forward.replace(outputs=s_else.forward.outputs[:n_out] + [_filler(v.type) for v in c_then]
                                     + c_else)
-    outs = bind(COND, args, {**attrs, "then": f_then, "else": f_else, "n_out": n_out + len(c_then) + len(c_else)})
+    outs = emit(COND, args, {**attrs, "then": f_then, "else": f_else, "n_out": n_out + len(c_then) + len(c_else)})
     primal = list(outs[:n_out])
     c_t, c_e = list(outs[n_out:n_out + len(c_then)]), list(outs[n_out + len(c_then):])
     # one gradient per distinct float tensor among the operands (the same tensor often feeds both branches)
@@ -98,7 +98,7 @@ def _cond_residual_vjp(args: tuple, attrs: dict):
 
 
 # ---- WhileLoop --------------------------------------------------------------------------------------
-def _while_residual_vjp(args: tuple, attrs: dict):
+def _while_residual_vjp(args: tuple, attrs: dict, emit=bind):
     """The body's residuals are stacked per iteration (state inputs and computed values; loop-invariant
     captured inputs are read from outside), with the trip count. The backward is a reverse loop
     ``i = count .. 1`` running the body's backward on row ``i - 1`` of every stack."""
@@ -116,7 +116,7 @@ def _while_residual_vjp(args: tuple, attrs: dict):
             stack_vars.append(s.forward.inputs[i] if kind == "in" else _computed(s)[i])
     body = s.forward.replace(outputs=s.forward.outputs[:n + s0] + stack_vars)
     stacked = tuple(attrs["stacked"] if recorded else ()) + tuple(v.type for v in stack_vars)
-    outs = bind(WHILE_LOOP, args, {**attrs, "body": body, "stacked": stacked})
+    outs = emit(WHILE_LOOP, args, {**attrs, "body": body, "stacked": stacked})
     n_primal = n + 1 + s0 if recorded else n
     primal = list(outs[:n_primal])
     count, stacks = outs[n], list(outs[n + 1:])
@@ -201,6 +201,41 @@ def _custom_call_vjp(args: tuple, attrs: dict):
     return primal, vjp
 
 
+# ---- split on first use -----------------------------------------------------------------------------
+def _lazy_vjp(builder, node, args: tuple, out, tapes: list) -> None:
+    """Record ``node`` (a Cond / WhileLoop just emitted as traced) on each of ``tapes`` with a vjp that, on its
+    first call, splits the node as it is then (``residual_vjp``) by extending it in place: the split bodies,
+    the residuals as appended outputs, which the other tapes' records gain too (an outer tape differentiates
+    the backward through them; its own split, later, is of the extended node, as when splitting eagerly)."""
+    out = tuple(out) if isinstance(out, tuple) else (out,)
+    slots = {}
+    for tape in tapes:
+        slots[id(tape)] = (tape, len(tape.records))
+        tape.record_custom(args, out, _first_use(builder, node, args, tape, slots))
+
+
+def _first_use(builder, node, args: tuple, tape, slots: dict):
+    done: list = []
+
+    def vjp(read, cur, dout):
+        if not done:
+            def extend(op, _args, attrs):
+                n_old = len(node.outputs)
+                types = op.infer(*[x.type for x in node.inputs], **attrs)
+                new = [Var(t) for t in list(types)[n_old:]]
+                node.attrs = dict(attrs)
+                node.outputs = list(node.outputs) + new
+                fresh = tuple(_new_tracer(v, builder) for v in new)
+                for other, i in slots.values():
+                    if other is not tape:
+                        other.extend_record(i, fresh)
+                return tuple(cur) + fresh
+            done.append(node.op.residual_vjp(args, dict(node.attrs), extend)[1])
+        return done[0](read, cur, dout)
+    return vjp
+
+
 COND.residual_vjp = _cond_residual_vjp
 WHILE_LOOP.residual_vjp = _while_residual_vjp
 GRAPH_CALL.residual_vjp = _call_residual_vjp
+COND.extra["lazy_vjp"] = WHILE_LOOP.extra["lazy_vjp"] = _lazy_vjp

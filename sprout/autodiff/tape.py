@@ -86,6 +86,16 @@ class Tape:
         """Record a call whose backward is ``vjp(args, out, dout) -> grads per arg``."""
         self.record(CUSTOM_VJP, args, {"vjp": vjp, "n_in": len(args)}, out)
 
+    def extend_record(self, i: int, extra: tuple) -> None:
+        """Record ``i`` (a call whose node gained outputs after it was recorded) also gave ``extra``."""
+        op, args, attrs, out, values = self.records[i]
+        out = (tuple(out) if isinstance(out, tuple) else (out,)) + tuple(extra)
+        if values is not None:
+            values = list(values) + list(extra)
+        self.records[i] = (op, args, attrs, out, values)
+        for t in extra:
+            self.live[id(t)] = t
+
     # ---- values at use time -----------------------------------------------------------------------
     def keep(self, t: Tensor, kept: dict) -> None:
         """``t`` is about to be written (in place, or rebound): every record reading its buffer (its tracer,

@@ -265,9 +265,12 @@ def _bind_recorded(op: Op, args: tuple, attrs: dict) -> Any:
         # control node holding the body is differentiated as a whole; a split there would be thrown away (and
         # re-done by every enclosing split: the work grew with every level of nesting)
         here = _builders[-1]
-        for tape in reversed(_tapes):
-            if _home.get(id(tape)) is here and tape.sees(args):
-                return _bind_split(op, args, attrs, tape)
+        mine = [t for t in _tapes if _home.get(id(t)) is here and t.sees(args)]
+        if mine:
+            lazy = op.extra.get("lazy_vjp")
+            if lazy is not None:
+                return _bind_lazy(op, args, attrs, here, mine, lazy)
+            return _bind_split(op, args, attrs, mine[-1])
     if _builders:
         out = _builders[-1].emit(op, args, attrs)
         for tape in _tapes:
@@ -289,6 +292,20 @@ def _bind_recorded(op: Op, args: tuple, attrs: dict) -> Any:
         out = run_eager(op, args, attrs)
     for tape in _tapes:
         tape.record(op, args, attrs, out)
+    return out
+
+
+def _bind_lazy(op: Op, args: tuple, attrs: dict, here, mine: list, lazy) -> Any:
+    """A node with sub-graphs that tapes ``mine`` (innermost last) differentiate, split only if a backward reaches
+    it: it is emitted as it is, and ``lazy(builder, node, args, out, mine)`` records a custom node on each of those
+    tapes whose vjp first extends the node with its residual outputs (the forward of its split bodies, as it is
+    then: an inner tape's residuals included), then emits the backward. A node nothing differentiates (its
+    result unused, or unused by the differentiated outputs) is never split."""
+    out = here.emit(op, args, attrs)
+    for tape in _tapes:
+        if tape not in mine:
+            tape.record(op, args, attrs, out)
+    lazy(here, here.nodes[-1], args, out, mine)
     return out
 
 

@@ -173,3 +173,35 @@ def fuzz_loss(x, y):
 def fuzz_grad(x, y):
     return ops.grad(fuzz_loss, grad_position=(0, 1), weights=[net.w0, net.w1])(x, y)
 '''
+
+
+def test_a_branch_no_gradient_reaches_is_never_split(monkeypatch):
+    """A tensor if whose result nothing differentiated uses is not split (the split happens on the backward's first
+    use of the node): seed 2475 had ten such ifs with 1272-node branches (a grad of a helper with unrolled loops),
+    each split for nothing at every gradient order. Only the live if's bodies are split: 2 at first order, 6 at
+    second (as in test_gradient_splits_grow_linearly_with_nesting)."""
+    def f(x):
+        dead = x * 3
+        if x.sum() > 0:
+            dead = ops.sin(dead) * ops.grad(lambda a: (a * a).sum())(x)
+        else:
+            dead = ops.cos(dead)
+        y = x * 2
+        if x.sum() > 1:
+            y = y * x
+        else:
+            y = ops.sin(y)
+        return (y * x).sum()
+
+    def second(x):
+        return ops.grad(f)(x).sum()
+
+    x = Tensor(np.array([1.5, 2.0], np.float32))
+    names = _splits(monkeypatch)
+    got = ms.jit(ops.grad(f))(x)
+    assert len(names) == 2, names
+    np.testing.assert_allclose(got.asnumpy(), ops.grad(f)(x).asnumpy(), rtol=1e-5)
+    names.clear()
+    got = ms.jit(ops.grad(second))(x)
+    assert len(names) == 6, names
+    np.testing.assert_allclose(got.asnumpy(), ops.grad(second)(x).asnumpy(), rtol=1e-5)
