@@ -83,7 +83,7 @@ class Svd(_Flag):
 
 
 class Eig(_Flag):
-    """``Eig(compute_v=False)(x)``: eigenvalues, and eigenvectors too when ``compute_v`` (real, see ops.eig)."""
+    """``Eig(compute_v=False)(x)``: eigenvalues, and eigenvectors too when ``compute_v`` (complex, see ops.eig)."""
 
     defaults = {"compute_v": False}
 

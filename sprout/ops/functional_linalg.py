@@ -87,14 +87,20 @@ def svd(input, full_matrices=False, compute_uv=True):  # noqa: A002
 
 
 def eig(A):  # noqa: N803 - MindSpore's name
-    """(eigenvalues, unit-norm eigenvectors) of real matrices whose eigenvalues are real. MindSpore returns
-    complex64 tensors; sprout has no complex dtypes and returns real ones (a matrix with complex
-    eigenvalues raises ValueError)."""
-    return bind(LA.EIG, (_float_matrix(A, "Eig"),), {})
+    """(eigenvalues, unit-norm eigenvectors) of float32/float64/complex matrices: complex64 (complex128) results,
+    as MindSpore's Eig, in LAPACK's order and phase."""
+    return bind(LA.EIG, (_eig_input(A),), {})
 
 
 def eigvals(A):  # noqa: N803
-    return bind(LA.EIG, (_float_matrix(A, "Eig"),), {"compute_v": False})[0]
+    """The eigenvalues of ``eig`` alone."""
+    return bind(LA.EIG, (_eig_input(A),), {"compute_v": False})[0]
+
+
+def _eig_input(A):  # noqa: N803
+    t = _as_tensor(A, "Eig")
+    LA.eig_check_dtype(t.dtype)  # before bind, which would widen an integer matrix
+    return t
 
 
 def qr(input, mode="reduced"):  # noqa: A002

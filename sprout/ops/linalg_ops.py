@@ -1,5 +1,5 @@
 """Linear-algebra primitives over the last two axes (batched): inverse, determinants, Cholesky, solve, SVD,
-real eigen-decomposition, QR and the matrix exponential, with their reverse-mode rules."""
+eigen-decomposition (complex), QR and the matrix exponential, with their reverse-mode rules."""
 from __future__ import annotations
 
 import numpy as np
@@ -225,42 +225,69 @@ def _svd_bprop(x, out, d, full_matrices=False, compute_uv=True):
 SVD = register(Op("Svd", _svd_impl, _svd_infer, _svd_bprop, "opaque", n_out=-1))
 
 
-# ---- real eigen-decomposition -----------------------------------------------------------------------------------
+# ---- eigen-decomposition (complex results, as MindSpore's Eig) -------------------------------------------------
+_EIG_OUT = {"Float32": "complex64", "Float64": "complex128", "Complex64": "complex64", "Complex128": "complex128"}
+
+
+def eig_check_dtype(dtype) -> None:
+    """MindSpore's TypeError for an Eig input that is not float32/float64/complex64/complex128."""
+    if str(dtype) not in _EIG_OUT:
+        raise TypeError(f"For primitive[Eig], the input argument[x] must be a type of {{Tensor[Complex128], "
+                        f"Tensor[Complex64], Tensor[Float32], Tensor[Float64]}}, but got Tensor[{dtype}].")
+
+
 def _eig_infer(x, compute_v=True):
-    _square("Eig", x)
-    vals = TensorType(tuple(x.shape[:-1]), x.dtype)
-    return (vals, TensorType(tuple(x.shape), x.dtype)) if compute_v else (vals,)
+    from .. import dtype as mstype
+
+    eig_check_dtype(x.dtype)
+    if x.ndim < 2 or (x.shape[-2] is not None and x.shape[-1] is not None and x.shape[-2] != x.shape[-1]):
+        raise OpError(f"Eig: expects square matrices of rank >= 2, got shape {fmt_shape(x.shape)}")
+    out = getattr(mstype, _EIG_OUT[str(x.dtype)])
+    vals = TensorType(tuple(x.shape[:-1]), out)
+    return (vals, TensorType(tuple(x.shape), out)) if compute_v else (vals,)
 
 
 def _eig_impl(x, compute_v=True):
+    """LAPACK's geev through NumPy: unit-norm eigenvectors (real ones for the real eigenvalues of a real matrix)."""
+    out = np.complex64 if x.dtype in (np.float32, np.complex64) else np.complex128
     w, v = np.linalg.eig(x)
-    if np.iscomplexobj(w):
-        if np.any(np.abs(w.imag) > 0):
-            raise ValueError("Eig: the matrix has complex eigenvalues; sprout has no complex dtypes, so only "
-                             "matrices with real eigenvalues are supported")
-        w, v = w.real, v.real
-    return (_keep(x, w), _keep(x, v)) if compute_v else (_keep(x, w),)
+    return (w.astype(out), v.astype(out)) if compute_v else (w.astype(out),)
+
+
+def _complex_inverse(v):
+    """The inverse of complex matrices through the real embedding [[Re, -Im], [Im, Re]] (differentiable)."""
+    n = v.shape[-1]
+    a, b = F.real(v), F.imag(v)
+    big = F.concat([F.concat([a, F.neg(b)], -1), F.concat([b, a], -1)], -2)
+    inv = F.matrix_inverse(big)
+    from .complex_ops import COMPLEX
+
+    return COMPLEX(inv[..., :n, :n], inv[..., n:, :n])
 
 
 def _eig_bprop(x, out, d, compute_v=True):
-    """A V = V diag(w) with unit-norm columns: dA = V^-T (diag(gw) + F o (V^T gV - V^T V diag(V^T gV))) V^T,
-    F_ij = 1 / (w_j - w_i) off the diagonal (distinct real eigenvalues)."""
+    """A V = V diag(w), unit-norm columns, MindSpore's complex convention (dL/dRe + i dL/dIm):
+    dA = V^-H (diag(gw) + conj(F) o (V^H gV - V^H V diag(Re diag(V^H gV)))) V^H, F_ij = 1 / (w_j - w_i) off the
+    diagonal (distinct eigenvalues); the real part for a real input. The eigenvectors' phase is a convention, so
+    only losses that do not depend on it have a gradient (as for any eigenvector gradient)."""
     if not compute_v:
         w, v = F.eig(F.stop_gradient(x))
         gw, gv = d[0], None
     else:
         (w, v), (gw, gv) = out, d
-    vinv_t = _mT(F.matrix_inverse(v))
+    vh = F.conj(_mT(v))
     z = _diag_embed(gw)
     if gv is not None:
-        f = _gap_reciprocal(w)
-        h = F.matmul(_mT(v), gv)
-        g = F.matmul(_mT(v), v)
-        z = F.add(z, F.mul(f, F.sub(h, F.matmul(g, _diag_embed(_diag_part(h))))))
-    return (F.matmul(F.matmul(vinv_t, z), _mT(v)),)
+        h = F.matmul(vh, gv)
+        norm = F.cast(F.real(_diag_part(h)), h.dtype)
+        corr = F.mul(F.matmul(vh, v), F.expand_dims(norm, -2))                 # V^H V diag(Re diag(h))
+        z = F.add(z, F.mul(F.conj(_gap_reciprocal(w)), F.sub(h, corr)))
+    ga = F.matmul(F.matmul(F.conj(_mT(_complex_inverse(v))), z), vh)
+    return (ga if x.dtype.is_complex else F.real(ga),)
 
 
 EIG = register(Op("Eig", _eig_impl, _eig_infer, _eig_bprop, "opaque", n_out=-1))
+EIG.extra["complex_grad"] = True
 
 
 # ---- QR -------------------------------------------------------------------------------------------------------

@@ -49,14 +49,38 @@ def _svd_ref(a):
     return s, u * sign, vh.T * sign
 
 
+def _unit_phase(v):
+    """Eigenvector columns rotated so that their first entry is real and positive (a unique representative of the
+    phase LAPACK and MindSpore leave arbitrary)."""
+    top = v[..., 0:1, :]
+    return v * (ops.conj(top) / ops.abs(top))
+
+
+def _unit_phase_np(v):
+    top = v[..., 0:1, :]
+    return v * (np.conj(top) / np.abs(top))
+
+
 def _eig_fn(a):
-    w, v = ops.eig(_sym(a))
-    return w, _fix_sign(v)
+    w, v = ops.eig(a)
+    return ops.view_as_real(w), ops.view_as_real(_unit_phase(v))
 
 
 def _eig_ref(a):
-    w, v = np.linalg.eig(a + a.T)
-    return w, _fix_sign_np(v)
+    w, v = np.linalg.eig(a)
+    return _pairs(w), _pairs(_unit_phase_np(v))
+
+
+def _pairs(w):
+    return np.stack([w.real, w.imag], axis=-1)
+
+
+def _eig_complex_fn(a, b):
+    return _eig_fn(ops.Complex()(a, b))
+
+
+def _eig_complex_ref(a, b):
+    return _eig_ref(a + 1j * b)
 
 
 def _lu_perm(lu, piv):
@@ -98,8 +122,14 @@ CASES = [
     Case("Svd", lambda a: ops.svd(a, compute_uv=False), (F64(4, 3),), lambda a: np.linalg.svd(a, compute_uv=False)),
     Case("Svd", _svd_fn, (F64(4, 3),), _svd_ref, label="uv"),
     Case("Svd", _svd_fn, (F64(3, 4),), _svd_ref, label="wide"),
-    Case("Eig", _eig_fn, (F64(3, 3),), _eig_ref),
-    Case("Eig", lambda a: ops.eigvals(_sym(a)), (F64(3, 3),), lambda a: np.linalg.eigvals(a + a.T), label="values"),
+    Case("Eig", lambda a: _eig_fn(_sym(a)), (F64(3, 3),), lambda a: _eig_ref(a + a.T), label="symmetric"),
+    Case("Eig", _eig_fn, (F64(2, 3, 3),), _eig_ref, fd_tol=1e-4),  # complex pairs for some seeds
+    Case("Eig", _eig_fn, (Spec(lambda rng: np.array([[0.5, -2.0, 0.3], [1.5, 0.2, 0.1], [0.4, 0.3, 2.0]])
+                               + 0.1 * rng.uniform(-1, 1, (3, 3)), label="rotation"),), _eig_ref, fd_tol=1e-4,
+         label="complex-pair"),
+    Case("Eig", _eig_complex_fn, (F64(3, 3), F64(3, 3)), _eig_complex_ref, fd_tol=1e-4, label="complex"),
+    Case("Eig", lambda a: ops.view_as_real(ops.eigvals(a)), (F64(3, 3),), lambda a: _pairs(np.linalg.eigvals(a)),
+         label="values"),
     Case("Qr", ops.qr, (F64(4, 3),), lambda a: tuple(np.linalg.qr(a))),
     Case("Qr", ops.qr, (F64(3, 3),), lambda a: tuple(np.linalg.qr(a)), label="square"),
     Case("MatrixExp", ops.matrix_exp, (F64(2, 3, 3, lo=-0.5, hi=0.5),),
