@@ -83,12 +83,21 @@ class Svd(_Flag):
 
 
 class Eig(_Flag):
-    """``Eig(compute_v=False)(x)``: eigenvalues, and eigenvectors too when ``compute_v`` (complex, see ops.eig)."""
+    """``Eig(compute_v=False)(x)``: (eigenvalues, eigenvectors) when ``compute_v``, else (eigenvalues, an empty
+    tensor), as MindSpore returns them (complex, see ops.eig)."""
 
     defaults = {"compute_v": False}
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if not isinstance(self.compute_v, bool):
+            raise TypeError(f"Eig: compute_v must be a bool, but got {type(self.compute_v).__name__}")
+
     def __call__(self, x):
-        return F.eig(x) if self.compute_v else F.eigvals(x)
+        if self.compute_v:
+            return F.eig(x)
+        w = F.eigvals(x)
+        return w, F.zeros((0,), w.dtype)
 
 
 class Qr(_Flag):

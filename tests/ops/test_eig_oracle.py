@@ -53,6 +53,13 @@ def test_eig_refuses_other_dtypes_with_mindsporess_message(dtype):
     assert str(info.value) == str(DATA[f"error_{dtype}"])
 
 
+def test_eig_primitive_without_vectors_returns_an_empty_second_output():
+    w, v = ops.Eig()(ms.Tensor(np.eye(3)))
+    assert w.shape == (3,) and v.size == 0 and v.dtype == ms.complex128
+    with pytest.raises(TypeError, match="compute_v"):
+        ops.Eig(1)
+
+
 def test_eig_refuses_non_square_input():
     with pytest.raises(ValueError, match="Eig"):
         ops.eig(ms.Tensor(np.ones((2, 3), np.float32)))
