@@ -2,7 +2,7 @@
 (Python ints Int32, floats Float32) and behaviour; every function is built from sprout ops, so it runs eagerly,
 under jit and under grad."""
 from .. import dtype as _mstype
-from . import array_creations, array_ops, logic_ops, math_ops, linalg_stats, histograms  # noqa: F401
+from . import array_creations, array_ops, logic_ops, math_ops, linalg_stats, histograms, fft  # noqa: F401
 from .array_creations import *  # noqa: F401,F403
 from .array_ops import *  # noqa: F401,F403
 from .logic_ops import *  # noqa: F401,F403

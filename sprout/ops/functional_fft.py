@@ -1,6 +1,7 @@
 """MindSpore's FFT functions (``ops.fft`` ... ``ops.ihfftn``) over the FFTN / RFFT / IRFFT primitives.
 
-Inputs: bool/int/float16/bfloat16 compute as float32 (complex64 results), float64 as complex128, as MindSpore.
+Inputs: int16/int32/int64/float16/bfloat16 compute as float32 (complex64 results), float64 as complex128, as MindSpore
+(bool, int8 and unsigned inputs: TypeError, as there).
 ``n``/``s`` crop or zero-pad the input along the transformed dims; ``norm`` is "backward" (default: no scaling
 forward, 1/n inverse), "forward" or "ortho". hfft/ihfft(n) are irfft/rfft of the conjugate with the dual norm."""
 from __future__ import annotations
@@ -15,9 +16,15 @@ __all__ = ["fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rf
            "hfft", "ihfft", "hfft2", "ihfft2", "hfftn", "ihfftn"]
 
 
+_REFUSED = ("Bool", "Int8", "UInt8", "UInt16", "UInt32", "UInt64")  # no FFT kernel in MindSpore 2.10 (TypeError)
+
+
 def _tensor(x, op: str) -> Tensor:
     if not isinstance(x, Tensor):
         raise TypeError(f"For '{op}', the input must be a Tensor, but got {type(x).__name__}")
+    if str(x.dtype) in _REFUSED:
+        raise TypeError(f"For '{op}', the input dtype must be int16, int32, int64, float16, bfloat16, float32, "
+                        f"float64, complex64 or complex128, but got {x.dtype}")
     return x
 
 

@@ -48,6 +48,15 @@ def test_dtypes():
     assert ops.fft(Tensor(np.ones(4), ms.float16)).dtype == ms.complex64
     assert ops.fft(Tensor(np.ones(4), ms.bfloat16)).dtype == ms.complex64
     assert ops.irfft(Tensor(np.ones(3, np.complex128))).dtype == ms.float64
+    assert ops.fft(Tensor(np.ones(4, np.int16))).dtype == ms.complex64
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint8", "uint16", "uint32", "uint64"])
+@pytest.mark.parametrize("name", ["fft", "rfft", "ihfft", "fftn", "hfft"])
+def test_dtypes_without_a_mindspore_kernel_raise_type_error(name, dtype):
+    """MindSpore 2.10's CPU FFT kernels take int16/int32/int64 and floats only (TypeError for these)."""
+    with pytest.raises(TypeError, match=f"{name}.*dtype"):
+        getattr(ops, name)(Tensor(np.ones(4, dtype)))
 
 
 @pytest.mark.parametrize("call, exc, needle", [
