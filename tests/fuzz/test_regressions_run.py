@@ -197,3 +197,33 @@ net = Net()
 def test_seed_110444(check, mode):
     assert_agrees(SRC_S110444, Y4, check=check, mode=mode, entry="net", weights=["net.w0"])
 
+
+# ---- seed 110593: a Python float that is NaN (or inf) in a bytecode guard -------------------------------------------
+# ``float(t)`` of a NaN tensor is a Python value PIJit guards on; the guard's source spelled it ``nan`` (NameError
+# at the first call, also for JIT Fallback under AST capture), and a NaN never equals itself. Fixed in
+# capture/bytecode/guards.py (NaN compared by class and text, inf as a bound constant).
+NONFINITE_FLOAT_GUARD = {
+    "nan": """
+def f(x):
+    for e in x:
+        x = x * float(ops.log(e.sum() - 3.0))
+    return x + 1
+""",
+    "inf": """
+def f(x):
+    for e in x:
+        k = float(ops.exp(e.sum() * 100.0))
+        x = x + (1.0 if k > 1e30 else 0.5) * e
+    return x * 2
+""",
+}
+X3_NONFINITE = [("x", "tensor", [1.0, 2.0, 0.5], [4.5, 5.0, 6.0])]
+# The inf case's gradient was NaN through the host segment (0 * inf: the unused exp output got a zero cotangent)
+# until ef878d5 gave unused outputs no cotangent.
+NONFINITE_CASES = [pytest.param(body, check, mode, id=f"{check}-{mode}-{k}")
+                   for k, body in NONFINITE_FLOAT_GUARD.items() for check, mode in ALL_CHECKS]
+
+
+@pytest.mark.parametrize("body, check, mode", NONFINITE_CASES)
+def test_nonfinite_python_float_in_a_guard(body, check, mode):
+    assert_agrees(_prog(body, [0.25, 0.75, 1.25], "x"), X3_NONFINITE, check=check, mode=mode)

@@ -211,8 +211,12 @@ def _guard_lines(gen: _Gen, guards: list, fail) -> None:
             v = g[2]
             if v is None:
                 gen.lines.append(f"    if {x} is not None: return {r}")
+            elif isinstance(v, (float, complex)) and v != v:  # NaN equals nothing: same class, same text
+                gen.lines.append(f"    if {x}.__class__ is not {gen.const(type(v))} or repr({x}) != {repr(v)!r}: "
+                                 f"return {r}")
             elif isinstance(v, (bool, int, float, str, bytes, complex)):
-                gen.lines.append(f"    if {x}.__class__ is not {gen.const(type(v))} or {x} != {v!r}: return {r}")
+                lit = gen.const(v) if isinstance(v, (float, complex)) and not np.isfinite(v) else repr(v)  # inf
+                gen.lines.append(f"    if {x}.__class__ is not {gen.const(type(v))} or {x} != {lit}: return {r}")
             else:
                 gen.lines.append(f"    if {x} != {gen.const(v)}: return {r}")
         elif kind == "ID":
