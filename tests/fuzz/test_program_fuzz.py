@@ -93,22 +93,17 @@ def test_program_fuzz_default_seeds():
         "; ".join(f"seed {seed}: {keys}" for seed, keys in list(new.items())[:10])
 
 
-# failures per (check, mode, status) in each slow run (a ratchet: lower it when fixes land; 0 is the goal), measured
-# on 19fd87f + fuzz-5/6 (notes/fuzz-findings.md has the run; fuzz-7, -8 and -15 were fixed after it)
+# failures per (check, mode, status) in each slow run (a ratchet: lower it when fixes land; 0 is the goal). Lowered to
+# the run of 2026-12-06 (seeds 1000-1499, 2000-2499, 50000-50199 on da278ad + a4e5a0e's builder fix, the rest on
+# a4e5a0e; load 14-19 on 2 cores): no disagreement, refusal or crash in either run. What remains are wall-clock
+# timeouts (one raised inside the IR verifier is counted as a crash); re-run alone without the limit, each of those
+# programs agrees in every check and capture, in 2-11 s of CPU except seed 2475 (77 s on d330112: the compile time of
+# nested grads inside tensor ifs, 1684 too at 11 s). Under such load the timeouts exceed the hang entries
+# below (measured hangs: mix fwd/ast 2, grad_of_jit ast 7 / bytecode 2, jit_of_grad/ast 5; all 1, 5, 4): no regression.
 SLOW_BASELINE: dict = {
-    "mix": {('fwd', 'ast', 'crash'): 2, ('fwd', 'ast', 'disagree'): 9, ('fwd', 'ast', 'hang'): 1,
-            ('fwd', 'bytecode', 'crash'): 3, ('fwd', 'bytecode', 'disagree'): 1, ('grad_of_jit', 'ast', 'crash'): 4,
-            ('grad_of_jit', 'ast', 'disagree'): 23, ('grad_of_jit', 'ast', 'hang'): 2,
-            ('grad_of_jit', 'bytecode', 'crash'): 2, ('grad_of_jit', 'bytecode', 'disagree'): 10,
-            ('grad_of_jit', 'bytecode', 'hang'): 1, ('jit_of_grad', 'ast', 'crash'): 4,
-            ('jit_of_grad', 'ast', 'disagree'): 16, ('jit_of_grad', 'ast', 'hang'): 2,
-            ('jit_of_grad', 'bytecode', 'disagree'): 1},
-    "all": {('fwd', 'ast', 'crash'): 10, ('fwd', 'ast', 'disagree'): 4, ('fwd', 'bytecode', 'crash'): 7,
-            ('fwd', 'bytecode', 'disagree'): 4, ('grad_of_jit', 'ast', 'crash'): 10,
-            ('grad_of_jit', 'ast', 'disagree'): 11, ('grad_of_jit', 'ast', 'hang'): 1,
-            ('grad_of_jit', 'bytecode', 'crash'): 7, ('grad_of_jit', 'bytecode', 'disagree'): 10,
-            ('jit_of_grad', 'ast', 'crash'): 5, ('jit_of_grad', 'ast', 'disagree'): 3,
-            ('jit_of_grad', 'ast', 'hang'): 2},
+    "mix": {('fwd', 'ast', 'hang'): 1, ('fwd', 'bytecode', 'crash'): 1, ('grad_of_jit', 'ast', 'hang'): 2,
+            ('grad_of_jit', 'bytecode', 'hang'): 1, ('jit_of_grad', 'ast', 'hang'): 2},
+    "all": {('grad_of_jit', 'ast', 'hang'): 1, ('jit_of_grad', 'ast', 'hang'): 2},
 }
 ALL_FEATURES = frozenset(FEATURES)
 
