@@ -324,7 +324,11 @@ class GraphBuilder:
         each tensor recorded as ``obj``'s object when a predicate held (``alias_when``), and transitively the
         tensors recorded against it (two loop variables entering a while as the same object both alias the outer
         tensor, not each other)."""
-        for outer in self._stands_for.get(id(obj), ()):  # a body's tracer for an outer tensor: what aliases that
+        # a body's tracer for an outer tensor: what aliases that. The record lives with the builder that made the
+        # tracer, an enclosing one when ``obj`` came up the chain from a nested body (fuzz-25: a write in an inner
+        # while reached the outer while's loop-carried Parameter, but not the top graph's maybe-alias of it)
+        owner = obj._builder if isinstance(obj, Tracer) and isinstance(obj._builder, GraphBuilder) else self
+        for outer in owner._stands_for.get(id(obj), ()):
             if id(outer) not in seen:
                 seen.add(id(outer))
                 self._spread(outer, new, seen)

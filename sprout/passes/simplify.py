@@ -108,12 +108,25 @@ for _r in RULES:
     _BY_OP.setdefault(_r.op, []).append(_r)
 
 
+def _own_array(v: Var, producers: dict, shared: set) -> bool:
+    """``v`` is a new array its producer made (a ufunc's or a fresh-output op's) that is not also an output or a
+    value written into state."""
+    node = producers.get(v.uid)
+    return node is not None and v.uid not in shared and (isinstance(node.op.impl, np.ufunc) or node.op.fresh_output)
+
+
 def simplify(graph: Graph) -> Graph:
     """Apply the rule table once over the graph in order (rules see rewritten producers)."""
     mapping: dict = {}
     producers: dict[int, Node] = {}
     nodes: list[Node] = []
     changed = False
+    # A graph output is a tensor of its own, as eagerly: a rule may make it another Var (x*1 -> x) only when that
+    # Var is an array no one else holds. An input, another output, a value written into state or a possible view
+    # would be returned as that buffer, and an in-place write after the call changed the result (fuzz-26: a jitted
+    # `return p0 * 1.0` followed the later assign_add of p0).
+    outputs = {o.uid for o in graph.outputs if isinstance(o, Var)}
+    shared = outputs | {v.uid for _, v in graph.updates if isinstance(v, Var)}
     for node in graph.nodes:
         node = remap_node(node, mapping)
         replacement = None
@@ -122,6 +135,9 @@ def simplify(graph: Graph) -> Graph:
                 replacement = rule.rewrite(node, producers)
                 if replacement is not None:
                     break
+            if isinstance(replacement, Var) and node.outputs[0].uid in outputs \
+                    and not _own_array(replacement, producers, shared):
+                replacement = None
         if replacement is None:
             nodes.append(node)
         elif isinstance(replacement, Node):

@@ -229,11 +229,14 @@ def test_nonfinite_python_float_in_a_guard(body, check, mode):
     assert_agrees(_prog(body, [0.25, 0.75, 1.25], "x"), X3_NONFINITE, check=check, mode=mode)
 
 
-# ---- seed 110876 (open, fuzz-25): a write in nested tensor whiles through a list item that maybe aliases the
+# ---- seed 110876 (fuzz-25, fixed): a write in nested tensor whiles through a list item that maybe aliases the
 # Parameter ----------------------------------------------------------------------------------------------------------
 # ``xs[-1]`` is p0 when a tensor ternary's predicate is false; a helper called in an inner while does
 # ``assign_sub(p0, xs[-1])``: eagerly p0 - p0 = 0 on the first call, then 0 stays. Under AST capture p0 ends at another
-# value (forward, state and gradients differ; bytecode capture agrees). Found at 094bec2, not investigated.
+# value (forward, state and gradients differ; bytecode capture agrees). Found at 094bec2. Cause: the inner while's
+# write reached the outer while's loop-carried Parameter, but that tracer's record of the top graph's Parameter lives
+# with the outer body's builder, so the spread stopped there and the ternary's output (a maybe-alias) kept p0's old
+# value (ir/builder.py GraphBuilder._spread).
 SRC_S110876 = _weighted(_prog("""
 p0 = Parameter(Tensor(np.array([[0.62, -0.77], [-0.74, 0.72]], np.float32)), name='p0')
 
@@ -255,11 +258,74 @@ def f():
             v19 = h0(xs8[-1])
     return x
 """, [[0.25, 0.75], [1.25, 0.5]], "", ()), "p0")
-_FUZZ_25 = pytest.mark.xfail(strict=True, reason="fuzz-25: open, AST capture loses a write through a list item that "
-                             "maybe aliases a Parameter inside nested tensor whiles")
+SRC_S110876_MIN = _weighted(_prog("""
+p0 = Parameter(Tensor(np.array([[0.62, -0.77], [-0.74, 0.72]], np.float32)), name='p0')
 
 
-@pytest.mark.parametrize("check, mode", [pytest.param(c, m, marks=[_FUZZ_25] if m == "ast" else [])
-                                         for c, m in ALL_CHECKS])
+def f(x):
+    y = ops.ones((2, 2)) if (ops.ones(()) < 0.5) else p0
+    i = ops.ones(())
+    while i < 2:
+        i = i + 1
+        j = ops.ones(())
+        while j < 3:
+            j = j + 1
+            ops.assign_sub(p0, y * x)
+    return p0 * 1
+""", [[0.25, 0.75], [1.25, 0.5]], "x"), "p0")
+X_S110876_MIN = [("x", "tensor", [[1.0, 0.5], [0.75, 1.5]], [[2.0, 1.5], [1.25, 2.5]])]
+
+
+@pytest.mark.parametrize("check, mode", ALL_CHECKS)
 def test_seed_110876_write_through_a_maybe_aliased_list_item_in_nested_loops(check, mode):
     assert_agrees(SRC_S110876, [], check=check, mode=mode, weights=["p0"])
+
+
+@pytest.mark.parametrize("check, mode", ALL_CHECKS)
+def test_maybe_alias_of_a_parameter_written_two_tensor_whiles_deep(check, mode):
+    assert_agrees(SRC_S110876_MIN, X_S110876_MIN, check=check, mode=mode, weights=["p0"])
+
+
+# ---- seed 120064 (fuzz-26, fixed): a jitted output simplified onto a Parameter's buffer ----------------------------
+# ``value_and_grad(h0)(p0 * 1.0, ...)`` under bytecode capture: the tensor if in h0 breaks the graph, the segment before
+# it returns ``p0 * 1.0``, which `simplify` (x*1 -> x) had turned into p0's own array; h0's assign_add then changed
+# ``a`` under the gradient (eager -0.0, jit 1.0). simplify now leaves graph outputs their own node.
+SRC_S120064 = _prog("""
+p0 = Parameter(Tensor(np.array([[0.36, 1.26], [1.39, -0.3]], np.float32)), name='p0')
+
+
+def h0(a, b, c=0.5):
+    xs4 = [ops.ones((2, 2)), (ops.ones((2, 2)) if (ops.ones(()) < 0.5) else ops.ones((2, 2))), ops.ones((2, 2))]
+    ops.assign_add(p0, ops.ones((2, 2)))
+    b = (ops.ones((2,)) - a)
+    return b.abs()
+
+
+def f():
+    ops.assign(p0, ops.ones((2, 2)))
+    x = ops.value_and_grad(h0)((p0 * 1.0), (ops.ones((2, 2)) * 1.0))[1]
+    return x
+""", [[0.25, 0.75], [1.25, 0.5]], "", ())
+
+
+@pytest.mark.parametrize("check, mode", ALL_CHECKS)
+def test_seed_120064_segment_output_simplified_onto_a_parameter(check, mode):
+    assert_agrees(SRC_S120064, [], check=check, mode=mode)
+
+
+@pytest.mark.parametrize("mode", ["ast", "bytecode"])
+def test_output_times_one_is_not_the_parameters_buffer(mode):
+    """`return p0 * 1.0` is a new tensor: an in-place write to p0 after the call leaves it as it was."""
+    import numpy as np
+
+    from sprout import Parameter, Tensor, ops
+
+    p0 = Parameter(Tensor(np.zeros((2,), np.float32)), name="p0")
+
+    def f():
+        return p0 * 1.0, p0 + 0.0
+
+    a, b = ms.jit(f, capture_mode=mode)()
+    ops.assign_add(p0, Tensor(np.ones((2,), np.float32)))
+    assert a.asnumpy().tolist() == [0.0, 0.0] and b.asnumpy().tolist() == [0.0, 0.0]
+    assert p0.asnumpy().tolist() == [1.0, 1.0]
