@@ -2,20 +2,26 @@
 
 ``build(ms, name)`` takes either framework's top-level module (``import mindspore`` or ``import sprout``) and
 returns (net in eval mode, tuple of example inputs) with deterministic weights."""
+
 import numpy as np
 
 NAMES = ("lenet", "mlp", "resnet", "mixed")
 
+
 def save_io(path, xs, ys):
     """Inputs x0.. and outputs y0.. of one network run (shared with sprout's side of the check)."""
     ys = ys if isinstance(ys, (tuple, list)) else (ys,)
-    np.savez(path, **{f"x{i}": x.asnumpy() for i, x in enumerate(xs)}, **{f"y{i}": y.asnumpy() for i, y in enumerate(ys)})
+    np.savez(
+        path, **{f"x{i}": x.asnumpy() for i, x in enumerate(xs)}, **{f"y{i}": y.asnumpy() for i, y in enumerate(ys)}
+    )
+
 
 def load_io(path):
     io = np.load(path)
     xs = [io[f"x{i}"] for i in range(sum(k.startswith("x") for k in io.files))]
     ys = [io[f"y{i}"] for i in range(sum(k.startswith("y") for k in io.files))]
     return xs, ys
+
 
 def build(ms, name: str):
     nn, ops = ms.nn, ms.ops
@@ -104,8 +110,15 @@ def build(ms, name: str):
             p = ops.maximum(o, 0.1) ** 2
             q = ops.relu(p) + ops.neg(p) * ops.sigmoid(p) + ops.erf(p) - ops.tanh(p)
             r = ops.select(q > 0.5, q, ops.zeros_like(q))
-            return r, k, ops.log_softmax(q, -1), ops.gather(q, ms.Tensor(np.array([0, 2], np.int32)), 1), \
-                ops.tile(k, (2,)), q[1:, :2].sum(), q[-1]
+            return (
+                r,
+                k,
+                ops.log_softmax(q, -1),
+                ops.gather(q, ms.Tensor(np.array([0, 2], np.int32)), 1),
+                ops.tile(k, (2,)),
+                q[1:, :2].sum(),
+                q[-1],
+            )
 
     if name == "mixed":
         net = Mixed()
