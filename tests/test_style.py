@@ -10,7 +10,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.mark.skipif(shutil.which("ruff") is None, reason="ruff is installed by the [test] extra")
 def test_ruff_clean():
-    result = subprocess.run(["ruff", "check", "sprout", "tests", "bench", "examples"], cwd=ROOT,
+    result = subprocess.run(["ruff", "check", "sprout", "tests", "bench", "examples", "tools"], cwd=ROOT,
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
 
