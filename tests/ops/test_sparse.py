@@ -77,6 +77,8 @@ def _cases(kind):
             yield pytest.param(expr, r, id=expr[:60])
 
 
+# log1p of the fixture's values below -1 is NaN in MindSpore too; NumPy's warning about it is expected noise
+@pytest.mark.filterwarnings("ignore:invalid value encountered in log1p:RuntimeWarning")
 @pytest.mark.parametrize("expr,expected", [c for c in _cases("ok") if c is not None])
 def test_matches_mindspore(expr, expected):
     assert _close(show(eval(expr, _scope())), expected[1])
