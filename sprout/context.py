@@ -323,6 +323,7 @@ _AUTO_PARALLEL_DEFAULTS: dict[str, tuple] = {
     "enable_alltoall": (False, bool), "force_fp32_communication": (False, bool), "grad_accumulation_step": (1, int),
     "sharding_propagation": (False, bool), "optimizer_weight_shard_size": (-1, int),
     "parallel_optimizer_config": ({}, dict),
+    "pipeline_config": ({"pipeline_interleave": False, "pipeline_scheduler": "1f1b"}, dict),
 }
 _SEARCH_MODES = ("recursive_programming", "sharding_propagation", "dynamic_programming")
 
@@ -376,7 +377,29 @@ def _check_auto_parallel(key: str, value: Any) -> Any:
         value = _check_comm_fusion(value)
     if key == "parallel_optimizer_config":
         value = _check_parallel_optimizer_config(value)
+    if key == "pipeline_config":
+        value = _check_pipeline_config(value)
     return value
+
+
+_PIPELINE_SCHEDULERS = ("1f1b", "gpipe", "seqpipe", "seqvpp", "seqsmartvpp", "zero_bubble_v")
+
+
+def _check_pipeline_config(config: dict) -> dict:
+    """MindSpore's checks of ``pipeline_config``: both keys given; without interleave only '1f1b' is allowed."""
+    unknown = [k for k in config if k not in ("pipeline_interleave", "pipeline_scheduler")]
+    if unknown:
+        raise ValueError(f"Unknown config: {unknown}")
+    interleave, scheduler = config["pipeline_interleave"], config["pipeline_scheduler"]  # KeyError as MindSpore
+    if not isinstance(interleave, bool):
+        raise TypeError("For 'pipeline_interleave', the 'pipeline_interleave' must be a bool, but got "
+                        f"{type(interleave).__name__}.")
+    if not isinstance(scheduler, str) or scheduler not in _PIPELINE_SCHEDULERS:
+        raise ValueError(f"The 'parameter' must be str and must be in '{list(_PIPELINE_SCHEDULERS)}', but got "
+                         f"{scheduler!r}.")
+    if not interleave and scheduler != "1f1b":
+        raise TypeError(f"When pipeline_interleave is False, {scheduler!r} is not supported, only '1f1b' is allowed.")
+    return {"pipeline_interleave": interleave, "pipeline_scheduler": scheduler}
 
 
 def _check_parallel_optimizer_config(config: dict) -> dict:
@@ -433,14 +456,27 @@ def set_auto_parallel_context(**kwargs: Any) -> None:
     """MindSpore's auto-parallel settings, checked as MindSpore checks them (unknown keys: ValueError; wrong
     types: TypeError). Read at construction by TrainOneStepCell / Model / DistributedGradReducer."""
     checked = {key: _check_auto_parallel(key, value) for key, value in kwargs.items()}
+    for a, b in (("search_mode", "auto_parallel_search_mode"), ("auto_parallel_search_mode", "search_mode")):
+        if a in checked:  # two names of one setting (MindSpore keeps one strategy_search_mode)
+            checked.setdefault(b, checked[a])
     _auto_parallel.update(checked)
     _auto_parallel_set.update(checked)
 
 
 def get_auto_parallel_context(key: str) -> Any:
-    if key not in _auto_parallel:
+    if key in ("pipeline_interleave", "pipeline_scheduler"):  # MindSpore's getters of pipeline_config's keys
+        return _auto_parallel["pipeline_config"][key]
+    if key not in _auto_parallel or key == "pipeline_config":
         raise ValueError(f"Get context keyword {key} is not recognized!")
     return _auto_parallel[key]
+
+
+def swap_pipeline_config(config: dict) -> dict:
+    """Install ``config`` as the pipeline configuration (an AutoParallel cell's, checked by its own rules) and return
+    the one it replaces."""
+    old = _auto_parallel["pipeline_config"]
+    _auto_parallel["pipeline_config"] = dict(config)
+    return old
 
 
 def reset_auto_parallel_context() -> None:

@@ -45,6 +45,9 @@ def check_mode(where: str) -> int:
     if mode not in _SEMI:
         raise RuntimeError(f"{where}: pipeline_stages > 1 needs parallel_mode 'semi_auto_parallel' or "
                            f"'auto_parallel', but the mode is {mode!r}")
+    from ..parallel._utils import check_search_mode
+
+    check_search_mode(where)
     n = management.get_group_size()
     if n != stages:
         raise NotImplementedError(f"{where}: sprout runs one rank per pipeline stage; pipeline_stages={stages} but "

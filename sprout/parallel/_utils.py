@@ -65,3 +65,18 @@ def data_parallel_reducer_needed(where: str) -> bool:
         return True
     # semi-auto / auto parallel: the SPMD pass's Mirror ops sum the gradients (sprout.parallel.spmd)
     return False
+
+
+def check_search_mode(where: str) -> None:
+    """AUTO_PARALLEL runs sprout's SPMD pass only as MindSpore's ``sharding_propagation`` search (the strategies given
+    by ``shard`` propagate to the other operators, which is what the pass does); the strategy searches
+    ``recursive_programming`` (MindSpore's default) and ``dynamic_programming`` are refused."""
+    if _get_parallel_mode() != ParallelMode.AUTO_PARALLEL:
+        return
+    mode = context.get_auto_parallel_context("search_mode")
+    if mode == "sharding_propagation" or context.get_auto_parallel_context("sharding_propagation"):
+        return
+    raise NotImplementedError(
+        f"{where}: parallel_mode 'auto_parallel' with search_mode={mode!r} searches a strategy for every operator, "
+        "which sprout does not do; set search_mode='sharding_propagation' (the strategies given by shard propagate to "
+        "the other operators) or use parallel_mode='semi_auto_parallel'")

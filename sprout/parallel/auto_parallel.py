@@ -59,6 +59,10 @@ class AutoParallel(Cell):
         self._gradients_mean = False
         self._gradient_fp32_sync = True
         self._loss_repeated_mean = True
+        self._force_fp32_communication = False
+        self._enable_alltoall = True  # MindSpore's AutoParallel default (the global context's is False)
+        self._pipeline_interleave = False
+        self._pipeline_scheduler = "1f1b"
         self._auto_shard = None
 
     # ---- configuration (MindSpore's methods and checks) --------------------------------------------------------
@@ -157,6 +161,8 @@ class AutoParallel(Cell):
                                    "(or parallel.nn.Pipeline), which splits the batch into micro-batches")
         self._pipeline_stages = stages
         self._output_broadcast = output_broadcast
+        self._pipeline_interleave = interleave
+        self._pipeline_scheduler = scheduler
 
     def comm_fusion(self, config):
         """Gradient all-reduce fusion of data-parallel reducers built while the network runs (MindSpore's keys)."""
@@ -165,8 +171,9 @@ class AutoParallel(Cell):
         self._comm_fusion_config = context._check_auto_parallel("comm_fusion", config) if config else None
 
     def enable_fp32_communication(self):
-        raise NotImplementedError("AutoParallel.enable_fp32_communication: the SPMD pass communicates in each "
-                                  "tensor's own dtype; forcing float32 reductions is not supported by sprout")
+        """``force_fp32_communication``: the SPMD pass's reduce collectives of float16 / bfloat16 values run in
+        float32."""
+        self._force_fp32_communication = True
 
     def set_group_ckpt_save_file(self, file_path):
         _path(file_path)
@@ -210,6 +217,9 @@ class AutoParallel(Cell):
         out = {"parallel_mode": mode, "full_batch": self._full_batch,
                "dataset_strategy": self._dataset_strategy_config, "gradients_mean": self._gradients_mean,
                "gradient_fp32_sync": self._gradient_fp32_sync, "loss_repeated_mean": self._loss_repeated_mean,
+               "force_fp32_communication": self._force_fp32_communication, "enable_alltoall": self._enable_alltoall,
+               "pipeline_config": {"pipeline_interleave": self._pipeline_interleave,
+                                   "pipeline_scheduler": self._pipeline_scheduler},
                "strategy_ckpt_config": {"load_file": self.__dict__.get("_load_strategy_file_path", ""),
                                         "save_file": self._save_strategy_file_path,
                                         "only_trainable_params": self._only_trainable_params}}
@@ -229,12 +239,15 @@ class AutoParallel(Cell):
     def scope(self):
         """The auto-parallel context as configured on this cell, for the duration of a call."""
         settings = self._settings()
+        pipeline = settings.pop("pipeline_config")  # AutoParallel's rules (gpipe without interleave), not the context's
         saved = {k: context.get_auto_parallel_context(k) for k in settings}
+        saved_pipeline = context.swap_pipeline_config(pipeline)
         context.set_auto_parallel_context(**settings)
         try:
             yield
         finally:
             context.set_auto_parallel_context(**saved)
+            context.swap_pipeline_config(saved_pipeline)
 
     def construct(self, *args, **kwargs):
         from .spmd import Shard, tracing_sharded

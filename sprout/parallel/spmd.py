@@ -26,6 +26,7 @@ from ..ops import functional as F
 from ..ops.primitive_classes import Primitive
 from ..ops.spmd_ops import mirror, reshard_op, virtual_output
 from . import spmd_ckpt, spmd_rules, spmd_rules_more  # noqa: F401  (more rules, registered on import)
+from ._utils import check_search_mode
 from .layout import Layout
 from .spmd_layout import Mesh, ShardError, TensorLayout, local_shape, redistribute, to_layout
 
@@ -132,6 +133,7 @@ class Shard:
             raise ShardError("shard: strategies take effect under parallel_mode 'semi_auto_parallel' or "
                              "'auto_parallel' (set_auto_parallel_context); the parallel mode is "
                              f"{context.get_auto_parallel_context('parallel_mode')!r}")
+        check_search_mode("shard")
         if self.in_strategy is not None and len(args) != len(self.in_strategy):
             raise ValueError(f"For 'shard', the number of inputs ({len(args)}) must equal the length of "
                              f"'in_strategy' ({len(self.in_strategy)}).")
@@ -144,7 +146,7 @@ class Shard:
             raise ValueError(f"shard: dataset_strategy has {len(_dataset_strategy())} entries for {len(args)} inputs")
         # a Cell's graph depends on its training flag (set_train), as a jitted construct's does
         key = (management.get_rank(), n, mode, _dataset_strategy() if mode == "strategy" else None,
-               context.get_auto_parallel_context("gradient_fp32_sync"),
+               *(context.get_auto_parallel_context(k) for k in _PASS_FLAGS),
                getattr(self.fn, "training", None), tuple((tuple(a.shape), a.dtype) for a in args))
         entry = self._cache.get(key)
         if entry is None:
@@ -282,7 +284,11 @@ class Shard:
                     to_layout(mesh, spec, val.type.shape, f"shard: output {k}")
                 local = redistribute(mesh, val.local, val.layout, want)
                 leader = all(c == 0 for a, c in enumerate(mesh.coordinate(rank)) if a not in want.used())
-                results.append(virtual_output(local, 1.0 if leader else 0.0) if val.type.dtype.is_float else local)
+                # loss_repeated_mean (MindSpore's default): the replicas of an output share the caller's cotangent
+                # (one of them takes it; MindSpore divides it among them), so gradients are exact; False: each
+                # replica takes it whole, and the summed gradients are the repeat count times larger (MindSpore's)
+                seed = 1.0 if leader or not context.get_auto_parallel_context("loss_repeated_mean") else 0.0
+                results.append(virtual_output(local, seed) if val.type.dtype.is_float else local)
         local_graph = builder.finish(results)
         for pid, (p, lay, shape) in param_layouts.items():
             spmd_ckpt.record(p, mesh.shape, mesh.param_used.get(pid, lay).dims, shape, mesh.rank_list)
@@ -293,6 +299,8 @@ class Shard:
 
 
 _SHARD_MODES = ("semi_auto_parallel", "auto_parallel")
+# the auto-parallel settings a rank's graph depends on (part of its cache key)
+_PASS_FLAGS = ("gradient_fp32_sync", "force_fp32_communication", "enable_alltoall", "loss_repeated_mean")
 
 
 def _rank_list(specs, n: int) -> list | None:
@@ -424,10 +432,13 @@ def tracing_sharded() -> bool:
 def _mirrored(t):
     """A replicated value entering the graph: its gradient is summed over every rank (each rank's graph uses its
     own part of it). A float16 / bfloat16 value's gradient is summed in float32 under ``gradient_fp32_sync`` (True by
-    default, MindSpore's rule): a Cast to float32 before the Mirror and back after (exact forward, float32 sum)."""
+    default, MindSpore's rule) or ``force_fp32_communication``: a Cast to float32 before the Mirror and back after
+    (exact forward, float32 sum)."""
     if not t.dtype.is_float:
         return t
-    if t.dtype in (mstype.float16, mstype.bfloat16) and context.get_auto_parallel_context("gradient_fp32_sync"):
+    fp32 = context.get_auto_parallel_context("gradient_fp32_sync") or \
+        context.get_auto_parallel_context("force_fp32_communication")
+    if t.dtype in (mstype.float16, mstype.bfloat16) and fp32:
         return F.cast(mirror(F.cast(t, mstype.float32), management.HCCL_WORLD_COMM_GROUP), t.dtype)
     return mirror(t, management.HCCL_WORLD_COMM_GROUP)
 

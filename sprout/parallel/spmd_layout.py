@@ -1,14 +1,16 @@
 """Tensor layouts of the SPMD pass on one device mesh (which mesh axes split each tensor dim, which make it a
 partial sum), MindSpore strategies and ``Layout`` objects converted to them, and redistribution between two
-layouts emitted as sprout ops on a rank's local values (slices, AllGather, AllReduce)."""
+layouts emitted as sprout ops on a rank's local values (slices, AllGather, AllReduce, ReduceScatter, AlltoAll)."""
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
 
+from .. import context
+from .. import dtype as mstype
 from ..communication import management
 from ..ops import functional as F
-from ..ops.comm_ops import all_gather, all_reduce, reduce_scatter
+from ..ops.comm_ops import all_gather, all_reduce, all_to_all, reduce_scatter
 from .layout import DeviceMesh, Layout
 
 
@@ -182,6 +184,8 @@ def redistribute(mesh: Mesh, x, src: TensorLayout, dst: TensorLayout):
         raise ShardError(f"internal: cannot redistribute to a partial layout {dst}")
     if src.partial:
         x, src = _reduce_partial(mesh, x, src, dst)
+    if context.get_auto_parallel_context("enable_alltoall"):
+        x, src = _move_splits(mesh, x, src, dst)
     dims = list(src.dims)
     for d, (have, want) in enumerate(zip(src.dims, dst.dims)):
         if tuple(want[:len(have)]) != tuple(have):
@@ -204,6 +208,37 @@ def redistribute(mesh: Mesh, x, src: TensorLayout, dst: TensorLayout):
     return x
 
 
+def _fp32(comm, x, *args):
+    """``comm(x, *args)``, in float32 for a float16 / bfloat16 ``x`` under ``force_fp32_communication`` (MindSpore's
+    Float32Redistribution: a Cast before each reduce collective and back after; an AllGather too, whose gradient is
+    a ReduceScatter). The casts are exact, so only the sums' rounding changes."""
+    if x.dtype in (mstype.float16, mstype.bfloat16) and context.get_auto_parallel_context("force_fp32_communication"):
+        return F.cast(comm(F.cast(x, mstype.float32), *args), x.dtype)
+    return comm(x, *args)
+
+
+def _move_splits(mesh: Mesh, x, src: TensorLayout, dst: TensorLayout):
+    """``enable_alltoall``: a split that leaves one dim for another (dim ``i`` loses the trailing axes ``A`` of its
+    split, dim ``j`` gains exactly ``A``) is one AlltoAll over ``A`` (MindSpore's PermuteByAxis), instead of an
+    AllGather of dim ``i`` and a slice of dim ``j``. Only where the group's ranks hold the blocks in order (no
+    ``rank_list`` permutation); the other moves are left to the gather-and-slice path."""
+    dims = list(src.dims)
+    for i, (have_i, want_i) in enumerate(zip(src.dims, dst.dims)):
+        if len(want_i) >= len(have_i) or tuple(have_i[:len(want_i)]) != tuple(want_i):
+            continue
+        moved = tuple(have_i[len(want_i):])
+        for j, (have_j, want_j) in enumerate(zip(dims, dst.dims)):
+            k = mesh.size(moved)
+            if j == i or tuple(want_j) != tuple(have_j) + moved or x.shape[j] % k:
+                continue
+            if _group_order(mesh, moved) != list(range(k)):
+                break
+            x = all_to_all(x, k, j, i, mesh.group(moved))
+            dims[i], dims[j] = tuple(want_i), tuple(want_j)
+            break
+    return x, TensorLayout(tuple(dims))
+
+
 def _reduce_partial(mesh: Mesh, x, src: TensorLayout, dst: TensorLayout):
     """Sum the partial terms: a ReduceScatter when the target splits a dim as it is split now, then over exactly the
     partial axes (each rank receives only its block of the sum), otherwise an AllReduce."""
@@ -216,13 +251,13 @@ def _reduce_partial(mesh: Mesh, x, src: TensorLayout, dst: TensorLayout):
             if order != list(range(len(order))):  # group rank j must receive its own block: chunks in group order
                 k = y.shape[0] // len(order)
                 y = F.concat([y[b * k:(b + 1) * k] for b in order], 0)
-            y = reduce_scatter(y, "sum", mesh.group(axes))
+            y = _fp32(reduce_scatter, y, "sum", mesh.group(axes))
             if d:
                 y = F.transpose(y, tuple(sorted(range(x.ndim), key=lambda i: perm[i])))
             dims = list(src.dims)
             dims[d] = tuple(have) + axes
             return y, TensorLayout(tuple(dims))
-    return all_reduce(x, "sum", mesh.group(axes)), src.without_partial()
+    return _fp32(all_reduce, x, "sum", mesh.group(axes)), src.without_partial()
 
 
 def _gather_dim(mesh: Mesh, x, d: int, axes: tuple):
@@ -232,7 +267,7 @@ def _gather_dim(mesh: Mesh, x, d: int, axes: tuple):
         perm = (d,) + tuple(i for i in range(x.ndim) if i != d)
         x = F.transpose(x, perm)
     local = x.shape[0]
-    x = all_gather(x, mesh.group(axes))
+    x = _fp32(all_gather, x, mesh.group(axes))
     order = _group_order(mesh, axes)  # AllGather concatenates in group order; blocks are put back in block order
     if order != list(range(len(order))):
         position = {b: j for j, b in enumerate(order)}

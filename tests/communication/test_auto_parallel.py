@@ -154,9 +154,10 @@ def test_auto_parallel_configuration_is_checked_as_mindspore():
         ap.load_operator_strategy_file("/tmp/x.txt")
     with pytest.raises(TypeError, match="file_path"):
         ap.save_param_strategy_file(3)
-    for call in (ap.enable_fp32_communication, ap.print_local_norm, ap.enable_device_local_norm):
+    for call in (ap.print_local_norm, ap.enable_device_local_norm):
         with pytest.raises(NotImplementedError):
             call()
+    ap.enable_fp32_communication()
     ap.comm_fusion({"allreduce": {"mode": "size", "config": 32}})
     ap.enable_gradients_mean()
     ap.disable_gradient_fp32_sync()
@@ -167,6 +168,7 @@ def test_auto_parallel_configuration_is_checked_as_mindspore():
     assert settings["parallel_mode"] == "auto_parallel" and settings["search_mode"] == "sharding_propagation"
     assert settings["gradients_mean"] and not settings["gradient_fp32_sync"] and not settings["loss_repeated_mean"]
     assert settings["comm_fusion"]["allreduce"] == {"mode": "size", "config": 32}
+    assert settings["force_fp32_communication"] and settings["enable_alltoall"]  # AutoParallel's default: True
     x = ms.Tensor(np.ones((1, 2), np.float32))
     np.testing.assert_array_equal(ap(x).asnumpy(), net(x).asnumpy())  # a world of one: the network itself
 
