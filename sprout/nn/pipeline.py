@@ -1,9 +1,10 @@
-"""Pipeline parallel (GPipe) over MPI ranks: ``nn.PipelineCell`` under ``pipeline_stages > 1``. The cell's forward (all
-micro-batches) is traced once into one graph whose nodes carry the ``pipeline_stage`` of the innermost staged Cell
-that emitted them; each rank keeps its stage's nodes, sends the values later stages read (``Send``) and receives
-the ones it reads from earlier stages (``Receive``), in one global order, so the ranks can never wait on each other
-in a cycle. Autodiff of that per-rank graph gives the backward: Send's gradient is a Receive from the next stage,
-Receive's a Send back, run in reverse order -- all micro-batch forwards, then all backwards (GPipe)."""
+"""Pipeline parallel (GPipe) over MPI ranks, with data-parallel replicas of each stage: ``nn.PipelineCell`` under
+``pipeline_stages > 1``. The cell's forward (all micro-batches) is traced once into one graph whose nodes carry the
+``pipeline_stage`` of the innermost staged Cell that emitted them; each rank keeps its stage's nodes, sends the
+values later stages read (``Send``) and receives the ones it reads from earlier stages (``Receive``), in one global
+order, so the ranks can never wait on each other in a cycle. Autodiff of that per-rank graph gives the backward:
+Send's gradient is a Receive from the next stage, Receive's a Send back, run in reverse order -- all micro-batch
+forwards, then all backwards (GPipe)."""
 from __future__ import annotations
 
 import threading
@@ -39,7 +40,8 @@ def engaged() -> bool:
 
 
 def check_mode(where: str) -> int:
-    """The number of stages, after MindSpore's mode rule and sprout's one-rank-per-stage rule."""
+    """The number of stages, after MindSpore's mode rule; the ranks must divide into the stages (stage ``s`` runs on
+    ranks ``s * d .. s * d + d - 1``, ``d`` data-parallel replicas per stage, MindSpore's placement)."""
     stages = context.get_auto_parallel_context("pipeline_stages")
     mode = context.get_auto_parallel_context("parallel_mode")
     if mode not in _SEMI:
@@ -49,10 +51,17 @@ def check_mode(where: str) -> int:
 
     check_search_mode(where)
     n = management.get_group_size()
-    if n != stages:
-        raise NotImplementedError(f"{where}: sprout runs one rank per pipeline stage; pipeline_stages={stages} but "
-                                  f"the job has {n} ranks (pipeline stages combined with data or operator parallel "
-                                  "inside a stage are not supported)")
+    if n % stages:
+        raise ValueError(f"{where}: the number of ranks ({n}) must be a multiple of pipeline_stages ({stages})")
+    if isinstance(context.get_auto_parallel_context("dataset_strategy"), tuple):
+        raise NotImplementedError(f"{where}: a tuple dataset_strategy (inputs split by layouts) with pipeline stages "
+                                  "is not supported by sprout; use 'data_parallel' or 'full_batch'")
+    scheduler = context.get_auto_parallel_context("pipeline_scheduler")
+    interleave = context.get_auto_parallel_context("pipeline_interleave")
+    if context.auto_parallel_is_set("pipeline_config") and (scheduler != "gpipe" or interleave):
+        raise NotImplementedError(f"{where}: pipeline_config asks for the {scheduler!r} schedule"
+                                  f"{' interleaved' if interleave else ''}; sprout runs pipeline stages with the GPipe "
+                                  "schedule only (leave pipeline_config unset)")
     return stages
 
 
@@ -103,7 +112,11 @@ def run(cell, args: tuple):
         raise ValueError(f"For 'PipelineCell', micro_size ({cell.micro_size}) must be at least the number of pipeline "
                          f"stages ({n_stages}).")
     check_call_inputs("PipelineCell", "PipelineCell: a pipelined call", args, RuntimeError)
+    replicas = management.get_group_size() // n_stages
+    if replicas > 1 and context.get_auto_parallel_context("full_batch"):  # this replica's slice of the global batch
+        args = tuple(_replica_slice(a, replicas) for a in args)
     key = (management.get_rank(), cell.training, context.get_auto_parallel_context("pipeline_result_broadcast"),
+           context.get_auto_parallel_context("gradients_mean"), context.get_auto_parallel_context("gradient_fp32_sync"),
            tuple((tuple(a.shape), a.dtype) for a in args))
     cache = cell.__dict__.setdefault("_pipeline_entries", {})
     entry = cache.get(key)
@@ -112,17 +125,32 @@ def run(cell, args: tuple):
     return entry(args)
 
 
+def _replica_slice(a: Tensor, replicas: int) -> Tensor:
+    if not a.shape or a.shape[0] % replicas:
+        raise ValueError(f"PipelineCell: with full_batch each of the {replicas} data-parallel replicas of a stage "
+                         f"takes an equal slice of dim 0, but an input has shape {tuple(a.shape)}")
+    b = a.shape[0] // replicas
+    r = management.get_rank() % replicas
+    return a[r * b:(r + 1) * b]
+
+
 def _build(cell, args: tuple, n_stages: int) -> _Entry:
     from ..jit.api import compile_graph  # the tracer belongs to the compiler (an upper layer at run time)
-    from ..parallel.spmd import _global_stand_in
+    from ..parallel.spmd import _global_stand_in, _record
 
     _tracing.stages = stages = {}
+    _record.table, _record.plans = {}, []  # Primitive.shard / nested shard met while tracing: refused below
     try:
         with dispatch.no_builder(), dispatch.suspend_tapes(dispatch.active_tapes()):
             traced = compile_graph(cell, tuple(_global_stand_in(a, 1) for a in args)).traced
+        sharded = bool(_record.table or _record.plans)
     finally:
         _tracing.stages = None
+        _record.table = None
     graph = traced.graph
+    if sharded or any(node.op.name == "Reshard" for node in graph.nodes):
+        raise NotImplementedError("PipelineCell: operator parallel (Primitive.shard, Cell.shard, reshard) inside a "
+                                  "pipelined network is not supported by sprout; a stage's replicas run it whole")
     if graph.updates:
         raise NotImplementedError("PipelineCell: a pipelined network that updates state in its forward (such as "
                                   "BatchNorm's moving statistics) is not supported")
@@ -176,8 +204,40 @@ def _anchor(cell) -> Parameter | None:
     return next((p for p in cell.trainable_params() if p.dtype.is_float), None)
 
 
+class _Placement:
+    """Where the stages run: stage ``s`` on ranks ``s * d .. s * d + d - 1`` (``d`` replicas); this rank is replica
+    ``rank % d`` of stage ``rank // d`` and talks to the same replica of the other stages. With ``d > 1`` the groups
+    are created here, by every rank at the same point: this stage's replicas (gradients are summed over them) and
+    this replica's stages (the result's broadcast)."""
+
+    def __init__(self, n_stages: int):
+        from ..parallel.layout import DeviceMesh
+
+        rank, n = management.get_rank(), management.get_group_size()
+        self.replicas = n // n_stages
+        self.stage, self.replica = divmod(rank, self.replicas)
+        mesh = DeviceMesh((n_stages, self.replicas))
+        self.dp_group = mesh.group((1,)) if self.replicas > 1 else None
+        self.pp_group = mesh.group((0,)) if self.replicas > 1 else management.HCCL_WORLD_COMM_GROUP
+
+    def rank_of(self, stage: int) -> int:
+        return stage * self.replicas + self.replica
+
+    def mirrored(self, t):
+        """A Parameter read by this stage: with several replicas its gradient is summed over them (Mirror), and
+        averaged under ``gradients_mean`` (MindSpore's mirror mean flag)."""
+        from ..ops.spmd_ops import virtual_output
+        from ..parallel.spmd import _mirrored
+
+        if self.dp_group is None or not t.dtype.is_float:
+            return t
+        t = _mirrored(t, self.dp_group)
+        return virtual_output(t, 1.0 / self.replicas) if context.get_auto_parallel_context("gradients_mean") else t
+
+
 def _localize(graph, traced, where: dict, n_stages: int, anchor):
-    me = management.get_rank()
+    place = _Placement(n_stages)
+    me = place.stage
     users: dict = {}  # uid -> the stages reading it (graph outputs are read by the stage that computes them)
     for node in graph.nodes:
         s = where[node.outputs[0].uid] if node.outputs else None
@@ -192,7 +252,7 @@ def _localize(graph, traced, where: dict, n_stages: int, anchor):
         for v in graph.inputs:
             src = traced.sources[v.uid]
             env[v.uid] = (builder.add_input(v.type, f"arg{src[1]}", src) if src[0] == "arg"
-                          else builder.param_tracer(src[1]))
+                          else place.mirrored(builder.param_tracer(src[1])))
         # every Receive depends on a float Parameter and the float inputs (their gradients get zeros): whether the
         # caller differentiates with respect to the weights or the inputs, each Receive is then recorded, and its
         # gradient is the Send back to the earlier stage
@@ -211,17 +271,17 @@ def _localize(graph, traced, where: dict, n_stages: int, anchor):
             for v in node.outputs:  # the transfers of this node's values, in the same order on every rank
                 for t in sorted(users.get(v.uid, set()) - {s}):
                     if me == s:
-                        sends.append(K.send(env[v.uid], tag, t))
+                        sends.append(K.send(env[v.uid], tag, place.rank_of(t)))
                     elif me == t:
-                        env[v.uid] = K.receive(tag, s, tuple(v.type.shape), v.type.dtype,
+                        env[v.uid] = K.receive(tag, place.rank_of(s), tuple(v.type.shape), v.type.dtype,
                                                management.HCCL_WORLD_COMM_GROUP, management.HCCL_WORLD_COMM_GROUP,
                                                *deps)
                     tag += 1
-        results = [_output(o, env, where, me, sends) for o in graph.outputs]
+        results = [_output(o, env, where, me, sends, place.pp_group) for o in graph.outputs]
     return builder.finish(results), builder.sources
 
 
-def _output(o, env: dict, where: dict, me: int, sends: list):
+def _output(o, env: dict, where: dict, me: int, sends: list, pp_group: str):
     """An output of the pipelined call: its value on the stage that computes it, zeros elsewhere; every Send's
     (zero) placeholder is added in, so that differentiating the output reaches each Send, whose gradient is the
     Receive of the later stage's gradient."""
@@ -237,7 +297,7 @@ def _output(o, env: dict, where: dict, me: int, sends: list):
             value = value + F.cast(F.reduce_sum(placeholder), typ.dtype)
         sends.clear()
     if s is not None and context.get_auto_parallel_context("pipeline_result_broadcast"):
-        value = K.broadcast(value, s)  # every stage gets the result (its gradient is dout on each rank: MindSpore's)
+        value = K.broadcast(value, s, pp_group)  # every stage gets the result (its gradient is dout on each rank)
     return value
 
 

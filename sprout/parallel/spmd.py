@@ -429,7 +429,7 @@ def tracing_sharded() -> bool:
     return getattr(_record, "table", None) is not None
 
 
-def _mirrored(t):
+def _mirrored(t, group: str = management.HCCL_WORLD_COMM_GROUP):
     """A replicated value entering the graph: its gradient is summed over every rank (each rank's graph uses its
     own part of it). A float16 / bfloat16 value's gradient is summed in float32 under ``gradient_fp32_sync`` (True by
     default, MindSpore's rule) or ``force_fp32_communication``: a Cast to float32 before the Mirror and back after
@@ -439,8 +439,8 @@ def _mirrored(t):
     fp32 = context.get_auto_parallel_context("gradient_fp32_sync") or \
         context.get_auto_parallel_context("force_fp32_communication")
     if t.dtype in (mstype.float16, mstype.bfloat16) and fp32:
-        return F.cast(mirror(F.cast(t, mstype.float32), management.HCCL_WORLD_COMM_GROUP), t.dtype)
-    return mirror(t, management.HCCL_WORLD_COMM_GROUP)
+        return F.cast(mirror(F.cast(t, mstype.float32), group), t.dtype)
+    return mirror(t, group)
 
 
 def _value(env: dict, x) -> spmd_rules.Val:

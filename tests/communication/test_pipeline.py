@@ -33,14 +33,16 @@ class Net(nn.Cell):
         return self.l3(self.act(self.l2(ms.ops.tanh(self.l1(x)))))  # tanh: no cell, runs where l1's output is
 
 
-def _train(stages, micro=4, steps=3, dropout=False):
+def _train(stages, micro=4, steps=3, dropout=False, x=X, y=Y, prepare=None):
     net = Net(dropout)
+    if prepare is not None:
+        prepare(net)
     for cell, s in zip((net.l1, net.l2, net.l3), stages):
         cell.pipeline_stage = s
     step = nn.TrainOneStepCell(nn.PipelineCell(nn.WithLossCell(net, nn.MSELoss()), micro),
                                nn.Momentum(net.trainable_params(), 0.1, 0.9))
     net.set_train()
-    losses = [float(step(ms.Tensor(X), ms.Tensor(Y)).asnumpy()) for _ in range(steps)]
+    losses = [float(step(ms.Tensor(x), ms.Tensor(y)).asnumpy()) for _ in range(steps)]
     return losses, [p.asnumpy() for p in net.trainable_params()]
 
 
@@ -75,13 +77,58 @@ def _errors(fn, n=2):
     return simulate(rank_main, n)
 
 
+@pytest.mark.parametrize("full_batch", [True, False])
+def test_stages_with_data_parallel_replicas_equal_one_process(full_batch):
+    """4 ranks = 2 stages x 2 replicas: each replica takes half the batch (full_batch: sliced by the cell; else fed its
+    half), gradients are averaged over a stage's replicas (gradients_mean); the parameters equal the one-process run
+    on the whole batch and each replica's loss is its half's (their mean is the one-process loss)."""
+    stages = (0, 1, 1)
+    want_losses, want = _train(stages, micro=2)
+    half = len(X) // 2
+
+    def rank_main():
+        init()
+        context.set_auto_parallel_context(parallel_mode=SEMI, pipeline_stages=2, gradients_mean=True,
+                                          full_batch=full_batch)
+        r = get_rank() % 2  # this rank's replica's half of the batch, unless the cell slices the whole batch
+        part = slice(None) if full_batch else slice(r * half, (r + 1) * half)
+        return _train(stages, micro=2, x=X[part], y=Y[part])
+
+    results = simulate(rank_main, 4)
+    last = [np.array(results[r][0]) for r in (2, 3)]
+    np.testing.assert_allclose(last[0][0] / 2 + last[1][0] / 2, want_losses[0], rtol=1e-6)
+    assert results[0][0] == [0.0] * 3 and results[1][0] == [0.0] * 3
+    for r, (_, params) in enumerate(results):
+        for k, (p, w) in enumerate(zip(params, want)):
+            if stages[k // 2] == r // 2:  # each stage's parameters are trained on both of its replicas
+                np.testing.assert_allclose(p, w, rtol=1e-5, atol=1e-6)
+    for k in range(len(want)):  # the replicas of a stage hold the same parameters
+        np.testing.assert_array_equal(results[0][1][k], results[1][1][k])
+        np.testing.assert_array_equal(results[2][1][k], results[3][1][k])
+
+
 def test_unsupported_configurations_raise():
-    def more_ranks_than_stages():
+    def ranks_not_a_multiple_of_stages():
         context.set_auto_parallel_context(parallel_mode=SEMI, pipeline_stages=2)
         _train((0, 0, 1))
 
-    for kind, msg in _errors(more_ranks_than_stages, 4):
-        assert kind is NotImplementedError and "one rank per pipeline stage" in msg
+    for kind, msg in _errors(ranks_not_a_multiple_of_stages, 3):
+        assert kind is ValueError and "multiple of pipeline_stages" in msg
+
+    def one_f_one_b():
+        context.set_auto_parallel_context(parallel_mode=SEMI, pipeline_stages=2,
+                                          pipeline_config={"pipeline_interleave": False, "pipeline_scheduler": "1f1b"})
+        _train((0, 0, 1))
+
+    for kind, msg in _errors(one_f_one_b):
+        assert kind is NotImplementedError and "GPipe" in msg
+
+    def operator_parallel_in_a_stage():
+        context.set_auto_parallel_context(parallel_mode=SEMI, pipeline_stages=2)
+        _train((0, 0, 1), prepare=lambda net: net.l1.matmul.shard(((2, 1), (1, 1))))
+
+    for kind, msg in _errors(operator_parallel_in_a_stage, 4):
+        assert kind is NotImplementedError and "operator parallel" in msg, msg
 
     def random_op_in_a_stage():
         context.set_auto_parallel_context(parallel_mode=SEMI, pipeline_stages=2)
@@ -169,6 +216,24 @@ def test_pipeline_under_mpiexec_equals_one_process(mpirun, tmp_path):
         np.testing.assert_array_equal(got[1]["losses"], want["losses"])
         for k in range(6):  # l1, l2 on stage 0, l3 on stage 1: bitwise the one-process compiled run
             np.testing.assert_array_equal(got[0 if k < 4 else 1][f"arr_{k}"], want[f"arr_{k}"])
+
+
+def test_pipeline_with_data_parallel_stages_under_mpiexec(mpirun, tmp_path):
+    """mpiexec -n 4: 2 stages x 2 data-parallel replicas (GRAPH_MODE TrainOneStepCell): each stage's parameters equal
+    the one-process run within float rounding (the replicas' gradients are averaged: another summation order), the
+    replicas of a stage bitwise equal, and the mean of the two last-stage losses is the one-process loss."""
+    script = str(SCRIPTS / "pipeline_train.py")
+    one = _job([sys.executable, script, str(tmp_path / "one"), "graph"])
+    assert one.returncode == 0, one.stderr
+    want = np.load(tmp_path / "one_rank0.npz")
+    proc = mpirun(4, "pipeline_train.py", tmp_path / "dp", "graph", 2, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    got = [np.load(tmp_path / f"dp_rank{r}.npz") for r in range(4)]
+    np.testing.assert_allclose((got[2]["losses"] + got[3]["losses"]) / 2, want["losses"], rtol=1e-5)
+    for k in range(6):  # l1, l2 on stage 0 (ranks 0, 1), l3 on stage 1 (ranks 2, 3)
+        ranks = (0, 1) if k < 4 else (2, 3)
+        np.testing.assert_allclose(got[ranks[0]][f"arr_{k}"], want[f"arr_{k}"], rtol=1e-5, atol=1e-6)
+        np.testing.assert_array_equal(got[ranks[0]][f"arr_{k}"], got[ranks[1]][f"arr_{k}"])
 
 
 def test_pipeline_checkpoint_helpers(tmp_path):

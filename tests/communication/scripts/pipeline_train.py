@@ -1,7 +1,9 @@
 """Pipeline parallel (GPipe) training of a 3-layer MLP split over 2 stages, 4 micro-batches, 3 Momentum steps, in the
 mode argv[2] ("pynative": TrainOneStepCell; "graph": the same in GRAPH_MODE; "functional": value_and_grad +
 PipelineGradReducer + optimizer inside @jit). Each rank saves its losses and parameters to argv[1]_rank{r}.npz.
-Without a launcher it is the one-process run (the stages change nothing in a world of one)."""
+Without a launcher it is the one-process run (the stages change nothing in a world of one). argv[3], if given, is
+the number of stages (fewer than the ranks: data-parallel replicas inside each stage, full batch on every rank,
+gradients averaged over the replicas)."""
 import sys
 
 import numpy as np
@@ -12,9 +14,11 @@ from sprout.communication import get_group_size, get_rank, init
 
 init()
 mode = sys.argv[2]
+STAGES = int(sys.argv[3]) if len(sys.argv) > 3 else get_group_size()
 if get_group_size() > 1:
-    context.set_auto_parallel_context(parallel_mode=context.ParallelMode.SEMI_AUTO_PARALLEL,
-                                      pipeline_stages=get_group_size())
+    context.set_auto_parallel_context(parallel_mode=context.ParallelMode.SEMI_AUTO_PARALLEL, pipeline_stages=STAGES)
+    if STAGES < get_group_size():
+        context.set_auto_parallel_context(full_batch=True, gradients_mean=True)
 if mode == "graph":
     ms.set_context(mode=ms.GRAPH_MODE)
 rng = np.random.default_rng(0)
@@ -39,7 +43,7 @@ def build():
     net = Net()
     net.l1.pipeline_stage = 0
     net.l2.pipeline_stage = 0  # the ReLU between l2 and l3 has no stage: it runs where its input is (stage 0)
-    net.l3.pipeline_stage = get_group_size() - 1
+    net.l3.pipeline_stage = STAGES - 1
     return net, nn.PipelineCell(nn.WithLossCell(net, nn.MSELoss()), 4)
 
 
