@@ -14,6 +14,7 @@ import numpy as np
 from .. import context
 from .. import dtype as mstype
 from ..communication import management
+from ..communication.state import current
 from ..core import dispatch
 from ..core.pytree import unflatten
 from ..core.tensor import Parameter, Tensor
@@ -155,8 +156,8 @@ def _build(cell, args: tuple, n_stages: int) -> _Entry:
         raise NotImplementedError("PipelineCell: a pipelined network that updates state in its forward (such as "
                                   "BatchNorm's moving statistics) is not supported")
     where = _assign(graph, stages, n_stages)
-    _check_shared_parameters(graph, traced, where)
-    return _Entry(*_localize(graph, traced, where, n_stages, _anchor(cell)), traced.out_spec)
+    shared = _shared_parameters(graph, traced, where)
+    return _Entry(*_localize(graph, traced, where, n_stages, _anchor(cell), shared), traced.out_spec)
 
 
 def _assign(graph, stages: dict, n_stages: int) -> dict:
@@ -181,9 +182,11 @@ def _assign(graph, stages: dict, n_stages: int) -> dict:
     return where
 
 
-def _check_shared_parameters(graph, traced, where: dict) -> None:
-    """A Parameter read by the nodes of two stages (directly, or through nodes computed wherever they are needed)
-    would get part of its gradient on each stage's rank and be updated differently on each: refused."""
+def _shared_parameters(graph, traced, where: dict) -> dict:
+    """The Parameters read by the nodes of several stages (directly, or through nodes computed wherever they are
+    needed), such as tied embeddings: uid -> the sorted stages. Each of those stages' ranks computes part of the
+    gradient; ``_localize`` sums the parts over them (a Mirror over the sharing stages' ranks), so every one of them
+    updates the Parameter with the whole gradient, as one process would. Only float Parameters can be shared."""
     need: dict = {}  # uid -> the stages that read the value
     for node in reversed(graph.nodes):
         s = where[node.outputs[0].uid] if node.outputs else None
@@ -191,12 +194,16 @@ def _check_shared_parameters(graph, traced, where: dict) -> None:
         for x in node.inputs:
             if not isinstance(x, Const):
                 need.setdefault(x.uid, set()).update(stages)
+    shared = {}
     for v in graph.inputs:
         src = traced.sources[v.uid]
         if src[0] == "param" and len(need.get(v.uid, ())) > 1:
-            raise NotImplementedError(f"PipelineCell: Parameter {src[1].name!r} is used by pipeline stages "
-                                      f"{sorted(need[v.uid])}; parameters shared across stages are not supported by "
-                                      "sprout's pipeline parallel")
+            if not v.type.dtype.is_float:
+                raise NotImplementedError(f"PipelineCell: Parameter {src[1].name!r} ({v.type.dtype}) is used by "
+                                          f"pipeline stages {sorted(need[v.uid])}; only float Parameters can be "
+                                          "shared across stages")
+            shared[v.uid] = tuple(sorted(need[v.uid]))
+    return shared
 
 
 def _anchor(cell) -> Parameter | None:
@@ -223,6 +230,19 @@ class _Placement:
     def rank_of(self, stage: int) -> int:
         return stage * self.replicas + self.replica
 
+    def shared_group(self, stages: tuple) -> str:
+        """The group of this replica's ranks of ``stages`` (a Parameter they share); every rank creates every such
+        group in the same order (each replica has its own)."""
+        name = None
+        for replica in range(self.replicas):
+            ranks = [s * self.replicas + replica for s in stages]
+            group = "pipeline_shared_" + "-".join(map(str, ranks))
+            if group not in current().groups:
+                management.create_group(group, ranks)
+            if replica == self.replica:
+                name = group
+        return name
+
     def mirrored(self, t):
         """A Parameter read by this stage: with several replicas its gradient is summed over them (Mirror), and
         averaged under ``gradients_mean`` (MindSpore's mirror mean flag)."""
@@ -235,7 +255,9 @@ class _Placement:
         return virtual_output(t, 1.0 / self.replicas) if context.get_auto_parallel_context("gradients_mean") else t
 
 
-def _localize(graph, traced, where: dict, n_stages: int, anchor):
+def _localize(graph, traced, where: dict, n_stages: int, anchor, shared: dict):
+    from ..parallel.spmd import _mirrored
+
     place = _Placement(n_stages)
     me = place.stage
     users: dict = {}  # uid -> the stages reading it (graph outputs are read by the stage that computes them)
@@ -251,8 +273,15 @@ def _localize(graph, traced, where: dict, n_stages: int, anchor):
     with builder:
         for v in graph.inputs:
             src = traced.sources[v.uid]
-            env[v.uid] = (builder.add_input(v.type, f"arg{src[1]}", src) if src[0] == "arg"
-                          else place.mirrored(builder.param_tracer(src[1])))
+            if src[0] == "arg":
+                env[v.uid] = builder.add_input(v.type, f"arg{src[1]}", src)
+                continue
+            t = builder.param_tracer(src[1])
+            if v.uid in shared:  # its gradient is summed over the sharing stages (this replica's ranks of them)
+                group = place.shared_group(shared[v.uid])
+                if me in shared[v.uid]:
+                    t = _mirrored(t, group)
+            env[v.uid] = place.mirrored(t)
         # every Receive depends on a float Parameter and the float inputs (their gradients get zeros): whether the
         # caller differentiates with respect to the weights or the inputs, each Receive is then recorded, and its
         # gradient is the Send back to the earlier stage

@@ -107,6 +107,40 @@ def test_stages_with_data_parallel_replicas_equal_one_process(full_batch):
         np.testing.assert_array_equal(results[2][1][k], results[3][1][k])
 
 
+def _tied(stages, x=X, y=None, micro=2):
+    """l3 (16 -> 16) uses l2's weight (tied weights on different stages)."""
+    def prepare(net):
+        net.l3 = nn.Dense(16, 16, weight_init=ms.Tensor(W[1]), bias_init="zeros")
+        net.l3.weight = net.l2.weight
+    y = np.tanh(X @ W[0].T)[:, :16] * 0.5 if y is None else y
+    return _train(stages, micro=micro, x=x, y=y, prepare=prepare), y
+
+
+@pytest.mark.parametrize("n,stages,dp,micro", [(2, (0, 0, 1), 1, 2), (3, (0, 1, 2), 1, 3), (4, (0, 0, 1), 2, 2)])
+def test_parameters_shared_across_stages_train_as_one_process(n, stages, dp, micro):
+    """A Parameter read by two stages (l2's weight, also l3's; stages 0 and 2 of 3 with stage 1 between them; and with
+    2 replicas per stage) gets on each of their ranks the sum of the stages' parts of its gradient, so every rank
+    updates it as the one-process run does."""
+    (want_losses, want), y = _tied(stages, micro=micro)
+
+    def rank_main():
+        init()
+        context.set_auto_parallel_context(parallel_mode=SEMI, pipeline_stages=n // dp, gradients_mean=True,
+                                          full_batch=True)
+        return _tied(stages, y=y, micro=micro)[0]
+
+    results = simulate(rank_main, n)
+    names = ["l1.w", "l1.b", "l2.w (= l3.w)", "l2.b", "l3.b"]
+    users = [{stages[0]}, {stages[0]}, {stages[1], stages[2]}, {stages[1]}, {stages[2]}]
+    for r, (losses, params) in enumerate(results):
+        assert len(params) == len(names)
+        if r // dp == n // dp - 1 and dp == 1:
+            np.testing.assert_allclose(losses, want_losses, rtol=1e-6)
+        for name, p, w, u in zip(names, params, want, users):
+            if r // dp in u:
+                np.testing.assert_allclose(p, w, rtol=1e-5, atol=1e-6, err_msg=f"rank {r}: {name}")
+
+
 def test_unsupported_configurations_raise():
     def ranks_not_a_multiple_of_stages():
         context.set_auto_parallel_context(parallel_mode=SEMI, pipeline_stages=2)
@@ -143,20 +177,6 @@ def test_unsupported_configurations_raise():
 
     for kind, msg in _errors(too_few_micro_batches):
         assert kind is ValueError and "micro_size" in msg
-
-    def shared_parameter():
-        context.set_auto_parallel_context(parallel_mode=SEMI, pipeline_stages=2)
-        net = Net()
-        net.l3 = nn.Dense(16, 16, weight_init=net.l2.weight, bias_init="zeros")  # l2.weight read by both stages
-        net.l3.weight = net.l2.weight
-        for cell, s in zip((net.l1, net.l2, net.l3), (0, 0, 1)):
-            cell.pipeline_stage = s
-        step = nn.TrainOneStepCell(nn.PipelineCell(nn.WithLossCell(net, nn.MSELoss()), 2),
-                                   nn.SGD(net.trainable_params(), 0.1))
-        step(ms.Tensor(X), ms.Tensor(np.zeros((12, 16), np.float32)))
-
-    for kind, msg in _errors(shared_parameter):
-        assert kind is NotImplementedError and "used by pipeline stages [0, 1]" in msg, msg
 
     def keyword_inputs():
         context.set_auto_parallel_context(parallel_mode=SEMI, pipeline_stages=2)
@@ -219,21 +239,23 @@ def test_pipeline_under_mpiexec_equals_one_process(mpirun, tmp_path):
 
 
 def test_pipeline_with_data_parallel_stages_under_mpiexec(mpirun, tmp_path):
-    """mpiexec -n 4: 2 stages x 2 data-parallel replicas (GRAPH_MODE TrainOneStepCell): each stage's parameters equal
-    the one-process run within float rounding (the replicas' gradients are averaged: another summation order), the
-    replicas of a stage bitwise equal, and the mean of the two last-stage losses is the one-process loss."""
+    """mpiexec -n 4: 2 stages x 2 data-parallel replicas (GRAPH_MODE TrainOneStepCell) and l3 tied to l2's weight
+    (shared by the stages): each stage's parameters equal the one-process run within float rounding (the replicas'
+    gradients are averaged: another summation order), the replicas of a stage bitwise equal, the shared weight the
+    same on all four ranks, and the mean of the two last-stage losses is the one-process loss."""
     script = str(SCRIPTS / "pipeline_train.py")
-    one = _job([sys.executable, script, str(tmp_path / "one"), "graph"])
+    one = _job([sys.executable, script, str(tmp_path / "one"), "graph", "1", "tied"])
     assert one.returncode == 0, one.stderr
     want = np.load(tmp_path / "one_rank0.npz")
-    proc = mpirun(4, "pipeline_train.py", tmp_path / "dp", "graph", 2, timeout=120)
+    proc = mpirun(4, "pipeline_train.py", tmp_path / "dp", "graph", 2, "tied", timeout=120)
     assert proc.returncode == 0, proc.stderr
     got = [np.load(tmp_path / f"dp_rank{r}.npz") for r in range(4)]
     np.testing.assert_allclose((got[2]["losses"] + got[3]["losses"]) / 2, want["losses"], rtol=1e-5)
-    for k in range(6):  # l1, l2 on stage 0 (ranks 0, 1), l3 on stage 1 (ranks 2, 3)
-        ranks = (0, 1) if k < 4 else (2, 3)
+    # parameters: l1.w, l1.b, l2.w (= l3.w), l2.b on stage 0 (ranks 0, 1); l3.b on stage 1 (ranks 2, 3)
+    for k, ranks in enumerate([(0, 1), (0, 1), (0, 1, 2, 3), (0, 1), (2, 3)]):
         np.testing.assert_allclose(got[ranks[0]][f"arr_{k}"], want[f"arr_{k}"], rtol=1e-5, atol=1e-6)
-        np.testing.assert_array_equal(got[ranks[0]][f"arr_{k}"], got[ranks[1]][f"arr_{k}"])
+        for r in ranks[1:]:
+            np.testing.assert_array_equal(got[ranks[0]][f"arr_{k}"], got[r][f"arr_{k}"])
 
 
 def test_pipeline_checkpoint_helpers(tmp_path):

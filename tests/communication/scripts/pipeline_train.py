@@ -3,7 +3,8 @@ mode argv[2] ("pynative": TrainOneStepCell; "graph": the same in GRAPH_MODE; "fu
 PipelineGradReducer + optimizer inside @jit). Each rank saves its losses and parameters to argv[1]_rank{r}.npz.
 Without a launcher it is the one-process run (the stages change nothing in a world of one). argv[3], if given, is
 the number of stages (fewer than the ranks: data-parallel replicas inside each stage, full batch on every rank,
-gradients averaged over the replicas)."""
+gradients averaged over the replicas); argv[4] == "tied": l3 is 16 -> 16 and uses l2's weight (a Parameter shared by
+the two stages)."""
 import sys
 
 import numpy as np
@@ -25,6 +26,9 @@ rng = np.random.default_rng(0)
 X = rng.standard_normal((16, 8)).astype(np.float32)
 Y = rng.standard_normal((16, 4)).astype(np.float32)
 WEIGHTS = [rng.standard_normal(s).astype(np.float32) * 0.3 for s in ((16, 8), (16, 16), (4, 16))]
+TIED = len(sys.argv) > 4 and sys.argv[4] == "tied"
+if TIED:
+    Y = rng.standard_normal((16, 16)).astype(np.float32)
 
 
 class Net(nn.Cell):
@@ -33,6 +37,9 @@ class Net(nn.Cell):
         self.l1 = nn.Dense(8, 16, weight_init=ms.Tensor(WEIGHTS[0]), bias_init="zeros")
         self.l2 = nn.Dense(16, 16, weight_init=ms.Tensor(WEIGHTS[1]), bias_init="zeros")
         self.l3 = nn.Dense(16, 4, weight_init=ms.Tensor(WEIGHTS[2]), bias_init="zeros")
+        if TIED:
+            self.l3 = nn.Dense(16, 16, weight_init=ms.Tensor(WEIGHTS[1]), bias_init="zeros")
+            self.l3.weight = self.l2.weight
         self.relu = nn.ReLU()
 
     def construct(self, x):
