@@ -24,13 +24,23 @@ def _float_matrix(x, op: str) -> Tensor:
     return _float_input(x, op)
 
 
+def _inexact_matrix(x, op: str) -> Tensor:
+    """A float or complex tensor (MatrixInverse and MatrixSolve take complex64/complex128 too)."""
+    t = _as_tensor(x, op)
+    if not (t.dtype.is_float or t.dtype.is_complex):
+        raise TypeError(f"{op}: the input dtype must be float16, float32, float64, complex64 or complex128, but got "
+                        f"{t.dtype}")
+    return t
+
+
 def inverse(input):  # noqa: A002
     """Inverse of each matrix of the batch (last two axes)."""
-    return bind(LA.MATRIX_INVERSE, (_float_matrix(input, "MatrixInverse"),), {})
+    return bind(LA.MATRIX_INVERSE, (_inexact_matrix(input, "MatrixInverse"),), {})
 
 
 def matrix_inverse(input, adjoint=False):  # noqa: A002
-    return bind(LA.MATRIX_INVERSE, (_float_matrix(input, "MatrixInverse"),), {"adjoint": True} if adjoint else {})
+    """Inverse of each matrix, conjugate-transposed when ``adjoint``."""
+    return bind(LA.MATRIX_INVERSE, (_inexact_matrix(input, "MatrixInverse"),), {"adjoint": True} if adjoint else {})
 
 
 def det(input):  # noqa: A002
@@ -74,8 +84,10 @@ def cholesky_inverse(input_x, upper=False):
 
 
 def matrix_solve(matrix, rhs, adjoint=False):
-    """X with matrix @ X = rhs (matrix^T @ X = rhs when ``adjoint``)."""
-    a, b = _float_matrix(matrix, "MatrixSolve"), _float_matrix(rhs, "MatrixSolve")
+    """X with matrix @ X = rhs (matrix^H @ X = rhs when ``adjoint``: the conjugate transpose)."""
+    a, b = _inexact_matrix(matrix, "MatrixSolve"), _inexact_matrix(rhs, "MatrixSolve")
+    if a.dtype is not b.dtype:
+        raise TypeError(f"MatrixSolve: rhs must have the matrix's dtype {a.dtype}, got {b.dtype}")
     return bind(LA.MATRIX_SOLVE, (a, b), {"adjoint": True} if adjoint else {})
 
 

@@ -9,9 +9,10 @@ from ..core.types import TensorType
 from ._infer import fmt_shape
 
 
-def _square(op: str, x, min_rank: int = 2) -> None:
-    if not x.dtype.is_float:
-        raise TypeError(f"{op}: expects a float16, float32 or float64 tensor, got {x.dtype}")
+def _square(op: str, x, min_rank: int = 2, complex_ok: bool = False) -> None:
+    if not (x.dtype.is_float or (complex_ok and x.dtype.is_complex)):
+        kinds = "float16, float32, float64, complex64 or complex128" if complex_ok else "float16, float32 or float64"
+        raise TypeError(f"{op}: expects a {kinds} tensor, got {x.dtype}")
     if x.ndim < min_rank:
         raise OpError(f"{op}: expects a tensor of rank >= {min_rank} (batches of matrices), got {fmt_shape(x.shape)}")
     a, b = x.shape[-2], x.shape[-1]
@@ -22,6 +23,11 @@ def _square(op: str, x, min_rank: int = 2) -> None:
 def _mT(x):
     perm = tuple(range(x.ndim - 2)) + (x.ndim - 1, x.ndim - 2)
     return F.transpose(x, perm)
+
+
+def _mH(x):
+    """The conjugate transpose of the last two axes (the transpose for real values)."""
+    return F.conj(_mT(x)) if x.dtype.is_complex else _mT(x)
 
 
 def _col(v):
@@ -52,9 +58,9 @@ def _keep(x, out):
     return np.asarray(out).astype(x.dtype, copy=False)
 
 
-def _like(op: str):
+def _like(op: str, complex_ok: bool = False):
     def infer(x, **attrs):
-        _square(op, x)
+        _square(op, x, complex_ok=complex_ok)
         return TensorType(tuple(x.shape), x.dtype)
 
     return infer
@@ -71,17 +77,19 @@ def _batch_infer(op: str):
 # ---- inverse and determinants --------------------------------------------------------------------------------
 def _inverse_impl(x, adjoint=False):
     out = np.linalg.inv(x)
-    return _keep(x, np.swapaxes(out, -1, -2) if adjoint else out)
+    return _keep(x, np.conj(np.swapaxes(out, -1, -2)) if adjoint else out)
 
 
 def _inverse_bprop(x, out, d, adjoint=False):
-    # out = inv(w) with w = x (or x^T): g_w = -out^T d out^T
-    g = F.neg(F.matmul(F.matmul(_mT(out), d), _mT(out)))
-    return (_mT(g) if adjoint else g,)
+    # out = inv(w) with w = x (or x^H): d out = -out dw out, so g_w = -out^H d out^H (the complex convention's
+    # adjoint of that linear map; for real values ^H is ^T)
+    g = F.neg(F.matmul(F.matmul(_mH(out), d), _mH(out)))
+    return (_mH(g) if adjoint else g,)
 
 
-MATRIX_INVERSE = register(Op("MatrixInverse", _inverse_impl, _like("MatrixInverse"), _inverse_bprop, "opaque",
-                             fresh_output=True))
+MATRIX_INVERSE = register(Op("MatrixInverse", _inverse_impl, _like("MatrixInverse", complex_ok=True), _inverse_bprop,
+                             "opaque", fresh_output=True))
+MATRIX_INVERSE.extra["complex_grad"] = True  # the bprop uses conjugate transposes
 
 
 def _det_bprop(x, out, d):
@@ -135,9 +143,11 @@ CHOLESKY = register(Op("Cholesky", _cholesky_impl, _like("Cholesky"), _cholesky_
 
 
 def _solve_infer(a, b, adjoint=False):
-    _square("MatrixSolve", a)
-    if b.ndim < 2 or b.dtype is not a.dtype:
-        raise OpError(f"MatrixSolve: rhs must be a {a.dtype} tensor of rank >= 2, got {b.dtype}{fmt_shape(b.shape)}")
+    _square("MatrixSolve", a, complex_ok=True)
+    if b.dtype is not a.dtype:
+        raise TypeError(f"MatrixSolve: rhs must have the matrix's dtype {a.dtype}, got {b.dtype}")
+    if b.ndim < 2:
+        raise OpError(f"MatrixSolve: rhs must be a tensor of rank >= 2, got {fmt_shape(b.shape)}")
     if a.shape[-1] is not None and b.shape[-2] is not None and a.shape[-1] != b.shape[-2]:
         raise OpError(f"MatrixSolve: matrix {fmt_shape(a.shape)} and rhs {fmt_shape(b.shape)} do not match")
     from ._infer import broadcast_shapes
@@ -147,7 +157,7 @@ def _solve_infer(a, b, adjoint=False):
 
 
 def _solve_impl(a, b, adjoint=False):
-    m = np.swapaxes(a, -1, -2) if adjoint else a
+    m = np.conj(np.swapaxes(a, -1, -2)) if adjoint else a
     try:
         return _keep(a, np.linalg.solve(m, b))
     except np.linalg.LinAlgError:
@@ -155,12 +165,14 @@ def _solve_impl(a, b, adjoint=False):
 
 
 def _solve_bprop(a, b, out, d, adjoint=False):
+    # out = m^-1 b with m = a (or a^H): g_b = m^-H d, g_m = -g_b out^H (^H is ^T for real values)
     gb = F.matrix_solve(a, d, not adjoint)
-    ga = F.neg(F.matmul(out, _mT(gb)) if adjoint else F.matmul(gb, _mT(out)))
+    ga = F.neg(F.matmul(out, _mH(gb)) if adjoint else F.matmul(gb, _mH(out)))
     return F.sum_to(ga, a.shape) if ga.shape != a.shape else ga, F.sum_to(gb, b.shape) if gb.shape != b.shape else gb
 
 
 MATRIX_SOLVE = register(Op("MatrixSolve", _solve_impl, _solve_infer, _solve_bprop, "opaque", fresh_output=True))
+MATRIX_SOLVE.extra["complex_grad"] = True  # the bprop uses conjugate transposes
 
 
 # ---- SVD ------------------------------------------------------------------------------------------------------
