@@ -19,12 +19,28 @@ _SIG_DIMS = 8
 SIG_LEN = 5 + _SIG_DIMS
 
 
+_SIGNATURES: dict = {}  # (kind, dtype, shape, attrs) -> the row without its sequence number
+
+
 def _signature(kind: str, seq: int, x: np.ndarray | None, attrs: tuple) -> np.ndarray:
-    """Fixed-size int64 row: sequence number, op, dtype, rank, dims (hashed past 8), attributes hash."""
-    sig = np.full(SIG_LEN, -1, np.int64)
+    """Fixed-size int64 row: sequence number, op, dtype, rank, dims (hashed past 8), attributes hash (the rest of the
+    row is built once per kind, dtype, shape and attributes)."""
+    text = repr(attrs)  # (the text, not the values: 1 and 1.0 are equal keys but different attributes)
+    key = (kind, text) if x is None else (kind, x.dtype, x.shape, text)
+    row = _SIGNATURES.get(key)
+    if row is None:
+        row = _signature_row(kind, x, text)
+        if len(_SIGNATURES) < 4096:
+            _SIGNATURES[key] = row
+    sig = row.copy()
     sig[0] = seq
+    return sig
+
+
+def _signature_row(kind: str, x: np.ndarray | None, attrs_text: str) -> np.ndarray:
+    sig = np.full(SIG_LEN, -1, np.int64)
     sig[1] = _KINDS.index(kind)
-    sig[4] = zlib.crc32(repr(attrs).encode()) & 0x7FFFFFFF
+    sig[4] = zlib.crc32(attrs_text.encode()) & 0x7FFFFFFF
     if x is not None:
         sig[2] = x.dtype.num
         sig[3] = x.ndim
@@ -44,7 +60,7 @@ def _describe(kind: str, x: np.ndarray | None, attrs: tuple) -> str:
 def _check(g: Group, kind: str, x: np.ndarray | None, attrs: tuple) -> None:
     sig = _signature(kind, g.seq, x, attrs)
     rows = g.backend.signatures(sig)
-    if all(np.array_equal(r, sig) for r in rows):
+    if (rows == sig).all():
         return
     texts = g.backend.allgather_object((g.seq, _describe(kind, x, attrs)))
     parts = "; ".join(f"rank {g.ranks[i]}: {t} (#{s})" for i, (s, t) in enumerate(texts))

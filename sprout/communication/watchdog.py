@@ -19,8 +19,14 @@ _IN, _OUT, _EXITED = 1, 2, 3
 _WIDTH = 4 + 2 * _SLOTS
 
 
+_IDS: dict = {}  # group name -> its 31-bit hash (looked up for every collective)
+
+
 def _gid(name: str) -> int:
-    return zlib.crc32(name.encode()) & 0x7FFFFFFF
+    gid = _IDS.get(name)
+    if gid is None:
+        gid = _IDS[name] = zlib.crc32(name.encode()) & 0x7FFFFFFF
+    return gid
 
 
 class Watchdog:
@@ -40,16 +46,20 @@ class Watchdog:
         node.Barrier()
         self.me = node.Get_rank()
         self.kinds: list[str] = []
+        self.kind_ids: dict = {}  # collective kind -> the hash of its base name (looked up for every collective)
         self.current = None
         self.abort = MPI.COMM_WORLD.Abort
         atexit.register(self._exiting)
         threading.Thread(target=self._loop, name="sprout-comm-watchdog", daemon=True).start()
 
     def _kind_id(self, kind: str) -> int:
-        base = kind.split("(")[0]
-        if base not in self.kinds:
-            self.kinds.append(base)
-        return zlib.crc32(base.encode()) & 0x7FFFFFFF
+        kid = self.kind_ids.get(kind)
+        if kid is None:
+            base = kind.split("(")[0]
+            if base not in self.kinds:
+                self.kinds.append(base)
+            kid = self.kind_ids[kind] = zlib.crc32(base.encode()) & 0x7FFFFFFF
+        return kid
 
     def enter(self, g, kind: str, x) -> None:
         gid = _gid(g.name)
@@ -57,8 +67,8 @@ class Watchdog:
         row[0], row[1], row[2], row[3] = gid, g.seq, self._kind_id(kind), _IN
         slot = 4 + 2 * (gid % _SLOTS)
         row[slot], row[slot + 1] = gid, g.seq
-        data = f" {x.dtype.name}{list(x.shape)}" if x is not None else ""
-        self.current = (g, g.seq, kind, data, time.monotonic())
+        # what is only needed for a report is kept as it is and formatted then (this runs for every collective)
+        self.current = (g, g.seq, kind, None if x is None else (x.dtype, x.shape), time.monotonic())
 
     def leave(self) -> None:
         self.board[self.me, 3] = _OUT
@@ -91,7 +101,8 @@ class Watchdog:
             cur = self.current
             if cur is None:
                 continue
-            g, seq, kind, data, t0 = cur
+            g, seq, kind, x, t0 = cur
+            data = "" if x is None else f" {x[0].name}{list(x[1])}"
             gid = _gid(g.name)
             waited = time.monotonic() - t0
             missing, exited, remote = [], [], []
