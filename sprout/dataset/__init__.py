@@ -7,8 +7,8 @@ from .detection import CelebADataset, CocoDataset, VOCDataset
 from .image_folder import ImageFolderDataset
 from .mind_dataset import MindDataset, Shuffle
 from .readers import Cifar10Dataset, Cifar100Dataset, MnistDataset
-from .samplers import (DistributedSampler, RandomSampler, Sampler, SequentialSampler, SubsetRandomSampler,
-                       SubsetSampler)
+from .samplers import (DistributedSampler, PKSampler, RandomSampler, Sampler, SequentialSampler,
+                       SubsetRandomSampler, SubsetSampler, WeightedRandomSampler)
 from .sources import GeneratorDataset, MappableDataset, NumpySlicesDataset
 
 
@@ -24,7 +24,7 @@ def zip(datasets):  # MindSpore's name; shadows the builtin inside this module o
 __all__ = [
     "BatchInfo", "CelebADataset", "Cifar100Dataset", "Cifar10Dataset", "CocoDataset", "Dataset", "DictIterator",
     "DistributedSampler", "GeneratorDataset", "ImageFolderDataset", "MappableDataset", "MindDataset",
-    "MnistDataset", "NumpySlicesDataset", "RandomSampler", "Sampler", "SequentialSampler", "Shuffle",
-    "SubsetRandomSampler", "SubsetSampler", "TupleIterator", "VOCDataset", "config", "text", "transforms", "vision",
-    "zip",
+    "MnistDataset", "NumpySlicesDataset", "PKSampler", "RandomSampler", "Sampler", "SequentialSampler", "Shuffle",
+    "SubsetRandomSampler", "SubsetSampler", "TupleIterator", "VOCDataset", "WeightedRandomSampler", "config",
+    "text", "transforms", "vision", "zip",
 ]

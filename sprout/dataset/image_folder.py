@@ -99,6 +99,11 @@ class ImageFolderDataset(MappableDataset):
         image = decode_file("ImageFolderDataset", path) if self.decode else read_encoded(path)
         return image, np.array(self._labels[i])
 
+    def _class_values(self, column):
+        if column != "label":
+            raise ValueError(f"ImageFolderDataset: class column {column!r} is not 'label'")
+        return self._labels
+
     def _num_classes(self):
         return len(self._class_indexing)
 

@@ -117,7 +117,7 @@ def ordered_map(fn, items, workers: int, processes: bool, op: str):
                 if not ok:
                     raise value
                 yield value
-    except cf.process.BrokenProcessPool as exc:
+    except cf.BrokenExecutor as exc:  # BrokenProcessPool; cf.process is only loaded once a process pool exists
         raise RuntimeError(f"{op}: a worker process died (killed or crashed) while processing a row; run with "
                            "python_multiprocessing=False or num_parallel_workers=1 to see the error") from exc
     finally:

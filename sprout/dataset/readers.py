@@ -39,6 +39,11 @@ class ArraySource(MappableDataset):
     def _row(self, i):
         return tuple(np.array(a[i]) for a in self._arrays)
 
+    def _class_values(self, column):
+        if column not in self._names:
+            raise ValueError(f"{self._op}: class column {column!r} is not one of its columns {list(self._names)}")
+        return np.asarray(self._arrays[self._names.index(column)])
+
 
 def _find(directory: str, names) -> str | None:
     for name in names:

@@ -137,8 +137,9 @@ def select_sampler(op: str, num_samples, sampler, shuffle, num_shards, shard_id,
             return SubsetSampler(list(sampler), num_samples)  # MindSpore ignores shuffle/shards here
         if shuffle is not None or num_shards is not None:
             raise ValueError(f"{op}: sampler cannot be combined with shuffle, num_shards or shard_id")
-        if not hasattr(sampler, "indices") and not hasattr(sampler, "__iter__"):
-            raise TypeError(f"{op}: sampler must be a Sampler, an iterable of indices or a list, got {sampler!r}")
+        if not any(hasattr(sampler, a) for a in ("indices", "__iter__", "__getitem__")):
+            raise TypeError(f"{op}: sampler must be a Sampler, an iterable of indices (or an object with __getitem__ "
+                            f"and __len__ giving them) or a list, got {sampler!r}")
         return sampler if isinstance(sampler, Sampler) else _IterSampler(sampler, num_samples)
     shuffle = default_shuffle if shuffle is None else shuffle
     if num_shards is not None:
@@ -149,7 +150,8 @@ def select_sampler(op: str, num_samples, sampler, shuffle, num_shards, shard_id,
 
 
 class _IterSampler(Sampler):
-    """Adapter for a user object that is only iterable (yields indices)."""
+    """Adapter for a user object that is only iterable (yields indices), or indexable: ``obj[0], obj[1], ...``
+    up to ``len(obj)`` (or its first IndexError)."""
 
     def __init__(self, source, num_samples):
         super().__init__(num_samples)
@@ -159,3 +161,90 @@ class _IterSampler(Sampler):
         if hasattr(self._source, "dataset_size"):
             self._source.dataset_size = self.dataset_size
         return iter(self._source)
+
+
+class WeightedRandomSampler(Sampler):
+    """Draws among the first ``len(weights)`` rows with probability proportional to ``weights``; ``num_samples``
+    draws (at most, and by default, the source's row count). Without replacement each row is drawn at most once,
+    and once every row of non-zero weight is drawn the zero-weight rows follow in random order."""
+
+    def __init__(self, weights, num_samples=None, replacement=True):
+        super().__init__(num_samples)
+        name = "WeightedRandomSampler"
+        if isinstance(weights, (str, bytes)) or not hasattr(weights, "__iter__"):
+            raise TypeError(f"{name}: weights must be a list of numbers, got {weights!r}")
+        weights = list(weights)
+        for i, w in enumerate(weights):
+            if isinstance(w, bool) or not isinstance(w, (int, float, np.integer, np.floating)):
+                raise TypeError(f"{name}: weights[{i}] must be a number, got {w!r} ({type(w).__name__})")
+        if not weights:
+            raise RuntimeError(f"{name}: weights must not be empty")
+        self.weights = np.asarray(weights, dtype=np.float64)
+        if (self.weights < 0).any():
+            i = int(np.argmax(self.weights < 0))
+            raise RuntimeError(f"{name}: weights must not be negative, got weights[{i}] = {weights[i]}")
+        if not self.weights.any():
+            raise RuntimeError(f"{name}: weights must not be all zero")
+        self.replacement = check_bool(name, "replacement", replacement)
+
+    def count(self, n):
+        return self._cap(n)
+
+    def indices(self, n, rng):
+        m = len(self.weights)
+        if m > n:
+            raise RuntimeError(f"WeightedRandomSampler: {m} weights for a source of only {n} rows (there must be "
+                               "no more weights than rows)")
+        k = self.count(n)
+        if not self.replacement and k > m:
+            raise RuntimeError(f"WeightedRandomSampler: without replacement it cannot draw {k} rows from {m} weights")
+        p = self.weights / self.weights.sum()
+        if self.replacement:
+            return rng.choice(m, size=k, p=p).astype(np.int64)
+        nonzero = int(np.count_nonzero(p))
+        drawn = rng.choice(m, size=min(k, nonzero), replace=False, p=p)
+        rest = rng.permutation(np.flatnonzero(p == 0))[: k - len(drawn)]
+        return np.concatenate([drawn, rest]).astype(np.int64)
+
+
+class PKSampler(Sampler):
+    """``num_val`` rows of every class (the values of ``class_column``), classes in ascending order (in a random
+    order with ``shuffle``); the rows of a class are drawn at random, with replacement only when the class has
+    fewer than ``num_val`` rows. Needs a source that knows its class column (the file readers and
+    ImageFolderDataset); ``num_samples`` caps the total."""
+
+    needs_source = True
+
+    def __init__(self, num_val, num_class=None, shuffle=False, class_column="label", num_samples=None):
+        super().__init__(num_samples)
+        name = "PKSampler"
+        self.num_val = check_int(name, "num_val", num_val)
+        if num_class is not None:
+            raise NotImplementedError(f"{name}: num_class is not supported (MindSpore does not support it either)")
+        self.shuffle = check_bool(name, "shuffle", shuffle)
+        if not isinstance(class_column, str):
+            raise TypeError(f"{name}: class_column must be a str, got {class_column!r}")
+        self.class_column = class_column
+
+    def _classes(self, labels: np.ndarray) -> list[np.ndarray]:
+        return [np.flatnonzero(labels == c) for c in np.unique(labels)]
+
+    def count_for(self, labels: np.ndarray) -> int:
+        """How many rows one epoch yields over a source with these class labels."""
+        return self._cap(max(self.num_val, 0) * len(np.unique(labels)))
+
+    def indices_for(self, labels: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """The row indices of one epoch over a source with these class labels."""
+        groups = self._classes(labels)
+        if self.shuffle:
+            groups = [groups[i] for i in rng.permutation(len(groups))]
+        k = max(self.num_val, 0)
+        picks = [rows[rng.choice(len(rows), size=k, replace=k > len(rows))] for rows in groups]
+        out = np.concatenate(picks) if picks else np.zeros(0, np.int64)
+        return out[: self.count_for(labels)].astype(np.int64)
+
+    def indices(self, n, rng):
+        raise ValueError("PKSampler: this source has no class column to sample by (use it with a file reader such "
+                         "as MnistDataset, Cifar10Dataset or ImageFolderDataset)")
+
+    count = indices

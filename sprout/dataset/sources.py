@@ -26,6 +26,15 @@ class MappableDataset(Dataset):
         self._op = op
         self.num_parallel_workers = num_parallel_workers
         self.sampler = select_sampler(op, num_samples, sampler, shuffle, num_shards, shard_id)
+        self._check_class_sampler()
+
+    def _check_class_sampler(self):
+        if getattr(self.sampler, "needs_source", False) and type(self)._class_values is MappableDataset._class_values:
+            raise ValueError(f"{self._op} does not support {type(self.sampler).__name__} (it has no class column)")
+
+    def _class_values(self, column: str) -> np.ndarray:
+        """Every row's value of ``column`` (a class label), for samplers that pick rows by class."""
+        raise ValueError(f"{self._op} does not support sampling by class column {column!r}")
 
     def _num_rows(self) -> int:
         raise NotImplementedError
@@ -34,16 +43,23 @@ class MappableDataset(Dataset):
         raise NotImplementedError
 
     def _size(self):
+        if getattr(self.sampler, "needs_source", False):
+            return self.sampler.count_for(self._class_values(self.sampler.class_column))
         return self.sampler.count(self._num_rows())
 
     def _rows(self, run, key):
-        indices = (int(i) for i in self.sampler.indices(self._num_rows(), run.rng(key)))
+        if getattr(self.sampler, "needs_source", False):
+            picked = self.sampler.indices_for(self._class_values(self.sampler.class_column), run.rng(key))
+        else:
+            picked = self.sampler.indices(self._num_rows(), run.rng(key))
+        indices = (int(i) for i in picked)
         workers = workers_for(self._op, self.num_parallel_workers) if self._parallel_rows else 1
         return ordered_map(self._row, indices, workers, self._processes, self._op)
 
     def use_sampler(self, new_sampler):
         """Replace how rows are picked (a Sampler, or a list of row indices)."""
         self.sampler = select_sampler(self._op, None, new_sampler, None, None, None)
+        self._check_class_sampler()
 
     def __getitem__(self, index):
         """Row ``index`` of the source (before sampling) as a tuple of arrays."""

@@ -3,7 +3,9 @@ from .transforms import (AddToken, CaseFold, Lookup, Ngram, NormalizeForm, Norma
                          RegexReplace, RegexTokenizer, SlidingWindow, ToNumber, Truncate, TruncateSequencePair,
                          UnicodeCharTokenizer, WhitespaceTokenizer, WordpieceTokenizer, to_bytes, to_str)
 from .vocab import Vocab
+from .basic_tokenizer import BasicTokenizer
 
-__all__ = ["AddToken", "CaseFold", "Lookup", "Ngram", "NormalizeForm", "NormalizeUTF8", "PythonTokenizer",
-           "RegexReplace", "RegexTokenizer", "SlidingWindow", "ToNumber", "Truncate", "TruncateSequencePair",
-           "UnicodeCharTokenizer", "Vocab", "WhitespaceTokenizer", "WordpieceTokenizer", "to_bytes", "to_str"]
+__all__ = ["AddToken", "BasicTokenizer", "CaseFold", "Lookup", "Ngram", "NormalizeForm", "NormalizeUTF8",
+           "PythonTokenizer", "RegexReplace", "RegexTokenizer", "SlidingWindow", "ToNumber", "Truncate",
+           "TruncateSequencePair", "UnicodeCharTokenizer", "Vocab", "WhitespaceTokenizer", "WordpieceTokenizer",
+           "to_bytes", "to_str"]
