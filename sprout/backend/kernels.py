@@ -7,15 +7,14 @@ import importlib.util
 import json
 import os
 import sys
-import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from ..ir.graph import Const, Graph, Var, last_uses
+from . import pool
 from .buffers import SLOW_IN_PLACE
 
 BLOCK = 1 << 16          # elements per block: a block's intermediates stay in L2
@@ -176,9 +175,11 @@ class BlockedKernel:
         ranges = [(s, min(length, s + step)) for s in range(0, length, step)]
         if self.threads > 1 and len(ranges) > 1 and n >= MT_MIN:
             half = (len(ranges) + 1) // 2
-            fut = _pool().submit(self._blocks, ins, views, sliced, ranges[half:], step * row, row)
-            self._blocks(ins, views, sliced, ranges[:half], step * row, row)
-            fut.result()
+            t = pool.submit(self._blocks, ins, views, sliced, ranges[half:], step * row, row)
+            try:
+                self._blocks(ins, views, sliced, ranges[:half], step * row, row)
+            finally:
+                pool.join(t)
         else:
             self._blocks(ins, views, sliced, ranges, step * row, row)
         return tuple(outs)
@@ -196,18 +197,6 @@ class BlockedKernel:
 
 def _squeeze(a):
     return a.reshape(()) if isinstance(a, np.ndarray) else a
-
-
-_POOL: ThreadPoolExecutor | None = None
-_POOL_LOCK = threading.Lock()
-
-
-def _pool() -> ThreadPoolExecutor:
-    global _POOL
-    with _POOL_LOCK:
-        if _POOL is None:
-            _POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sprout-fused")
-    return _POOL
 
 
 # ---- numba loops ----------------------------------------------------------------------------------------
@@ -309,11 +298,11 @@ class NumbaKernel:
         n = views[0].shape[0]
         if self.threads > 1 and n >= MT_MIN:
             h = (n // 2 + 63) & ~63  # a cache-line multiple for float32 and float64
-            fut = _pool().submit(self.kern, *[a[h:] for a in ins], *[v[h:] for v in views])
+            t = pool.submit(self.kern, *[a[h:] for a in ins], *[v[h:] for v in views])
             try:
                 self.kern(*[a[:h] for a in ins], *[v[:h] for v in views])
             finally:
-                fut.result()
+                pool.join(t)
         else:
             self.kern(*ins, *views)
         return tuple(outs)

@@ -17,6 +17,7 @@ from ..ir.graph import Graph, Node, Var, last_uses, numel
 from ..ops.elementwise import CAST
 from ..ops.linalg import MATMUL
 from ..ops.shape import BROADCAST_TO
+from . import pool, schedule
 from .buffers import SLOW_IN_PLACE, Buffers, store
 from .interpret import bind_attrs
 
@@ -41,6 +42,7 @@ class Generated:
     namespace: dict
     line_nodes: dict = field(default_factory=dict)
     graph: Graph | None = None
+    schedule: str = ""  # the two streams (``schedule.Plan.describe``) when the code was scheduled on two
 
     def function(self, name: str) -> Callable:
         return self.namespace[name]
@@ -57,6 +59,9 @@ class _Emitter:
         self.names: dict[int, str] = {}
         self.consts: dict[int, str] = {}
         self.n_var = 0
+        self.tasks: list[tuple[str, Node]] = []  # top-level functions the worker stream runs (``_task<k>``)
+        self.task_of: dict[int, str] = {}          # id(worker node) -> the local holding its task
+        self.schedule = ""
 
     def bind(self, prefix: str, value: Any) -> str:
         for k, v in self.ns.items():
@@ -244,12 +249,13 @@ def _descend(var, alpha, delta):
     return var
 
 
-def _gemm_descent(var, alpha, a, b, ta: bool, tb: bool, update: Callable = _descend):
-    """``var -= alpha * (op(a) @ op(b))`` with NumPy's own BLAS, the gradient transposes as views.
+def _gemm_descent(var, alpha, a, b, ta: bool, tb: bool, update: Callable = _descend, mm: Callable = np.matmul):
+    """``var -= alpha * (op(a) @ op(b))`` with NumPy's own BLAS, the gradient transposes as views (``mm``:
+    ``pool.matmul_rows`` when the schedule splits the GEMM over both streams).
     (A scipy ``sgemm(beta=1)`` writing straight into ``var`` saves one pass, but it is a second
     OpenBLAS with its own thread pool: on 2 cores the two pools spin against each other and the MLP
     step measured 2.9x slower with default threads. One BLAS per process.)"""
-    return update(var, alpha, (a.T if ta else a) @ (b.T if tb else b))
+    return update(var, alpha, mm(a.T if ta else a, b.T if tb else b))
 
 
 def _gemm_updates(graph: Graph, last: dict) -> dict:
@@ -288,6 +294,7 @@ def _body(em: _Emitter, graph: Graph, lines: list, line_nodes: dict, indent: str
     graph updates); state writes (``ir.effects``) go in place when ``Buffers`` allows, else on a copy."""
     last = last_uses(graph)
     gemm = _gemm_updates(graph, last)
+    plan = _plan(em, graph, gemm, last)
     deferred = {id(mm) for mm in gemm.values()}
     owned: set[int] = set()
     viewed = set()  # inputs of ops that may return views or mutate: never written in place by out=
@@ -301,6 +308,10 @@ def _body(em: _Emitter, graph: Graph, lines: list, line_nodes: dict, indent: str
             last[src] = max(last.get(src, -1), last.get(out, -1))
     bufs = Buffers(graph, last, writable or set())
     for i, node in enumerate(graph.nodes):
+        if plan:
+            _streams(em, plan, i, node, bufs, owned, viewed, lines, line_nodes, indent)
+            if id(node) in plan.worker:
+                continue
         if aliases and node.outputs and node.outputs[0].uid in aliases:  # float(bool) used by operators only
             em.names[node.outputs[0].uid] = em.names[node.inputs[0].uid]
             bufs.same(node.outputs[0], node.inputs[0])
@@ -312,7 +323,7 @@ def _body(em: _Emitter, graph: Graph, lines: list, line_nodes: dict, indent: str
             src = (node.loc.source_line or "").strip()
             comment = f"  # {os.path.basename(node.loc.filename)}:{node.loc.lineno}" + (f"  {src}" if src else "")
         if node_writes(node):
-            _emit_state(em, node, i, bufs, gemm, lines, indent, comment)
+            _emit_state(em, node, i, bufs, gemm, lines, indent, comment, plan)
             line_nodes[len(lines)] = node
             continue
         view = node
@@ -320,7 +331,10 @@ def _body(em: _Emitter, graph: Graph, lines: list, line_nodes: dict, indent: str
             em.names[node.outputs[0].uid] = em.ref(node.inputs[0])
             view = Node(node.op, op_inputs(node), node.attrs, op_outputs(node), node.loc)
         if len(view.outputs) == 1 and view.op.n_out == 1:
-            expr, reused = _node_expr(em, view, owned, last, i)
+            if plan and id(node) in plan.split:
+                expr, reused = _split_expr(em, node), None
+            else:
+                expr, reused = _node_expr(em, view, owned, last, i)
             out = view.outputs[0]
             lhs = em.define(out)
             fresh = _fresh(node.op)
@@ -349,11 +363,71 @@ def _body(em: _Emitter, graph: Graph, lines: list, line_nodes: dict, indent: str
                 and x.uid in owned and (_numel(x.type) or 0) >= _BIG]
         if dead:
             lines.append(f"{indent}del {', '.join(dict.fromkeys(em.names[x.uid] for x in dead))}")
+    if plan:
+        _streams(em, plan, len(graph.nodes), None, bufs, owned, viewed, lines, line_nodes, indent)
     return bufs
 
 
+def _plan(em: _Emitter, graph: Graph, gemm: dict, last: dict) -> schedule.Plan | None:
+    """The two-stream schedule when ``inter_op_parallel_num`` asks for it: MatMuls moved to the worker leave
+    the parameter-update fusion, and the inputs of every worker node stay live (no ``out=``, no in-place
+    write, no ``del``) until its join."""
+    if pool.streams() < 2:
+        return None
+    at = {}
+    for j, node in enumerate(graph.nodes):
+        if node.op.extra.get("gemm_delta") == 2 and len(node.inputs) == 3 and isinstance(node.inputs[2], Var) \
+                and node.inputs[2].uid in gemm:
+            at[id(gemm[node.inputs[2].uid])] = j
+    plan = schedule.plan(graph, at)
+    if not plan:
+        return None
+    em.schedule = plan.describe(graph)
+    for uid, mm in list(gemm.items()):
+        if id(mm) in plan.worker:
+            del gemm[uid]
+    for node in graph.nodes:
+        if id(node) in plan.worker:
+            join = plan.worker[id(node)][1]
+            for x in node.inputs:
+                if isinstance(x, Var):
+                    last[x.uid] = max(last.get(x.uid, join), join)
+    return plan
+
+
+def _split_expr(em: _Emitter, node: Node) -> str:
+    """A MatMul whose result rows the two streams compute in halves."""
+    a, b = (em.ref(x) for x in node.inputs)
+    ta, tb = (".T" if node.attrs.get(k) else "" for k in ("transpose_a", "transpose_b"))
+    return f"{em.bind('_matmul_rows', pool.matmul_rows)}({a}{ta}, {b}{tb})"
+
+
+def _streams(em: _Emitter, plan: schedule.Plan, i: int, node: Node | None, bufs: Buffers, owned: set, viewed: set,
+             lines: list, line_nodes: dict, indent: str) -> None:
+    """Before node ``i``: join the worker nodes whose join is here (their outputs are defined from now on),
+    then fork those whose fork is here (each as a top-level ``_task<k>`` over the arrays it reads)."""
+    for b in plan.joins.get(i, ()):
+        out = b.outputs[0]
+        task = em.task_of[id(b)]
+        lines.append(f"{indent}{em.define(out)} = {em.bind('_join', pool.join)}({task})")
+        line_nodes[len(lines)] = b
+        bufs.fresh(out)
+        if out.uid not in viewed:
+            owned.add(out.uid)
+    for b in plan.forks.get(i, ()):
+        fork, join = plan.worker[id(b)]
+        expr, _ = _node_expr(em, b, set(), {}, fork)
+        params = list(dict.fromkeys(em.names[x.uid] for x in b.inputs if isinstance(x, Var)))
+        k = len(em.tasks)
+        em.tasks.append((f"def _task{k}({', '.join(params)}):  # {b.op.name} on the worker stream\n"
+                         f"    return {expr}", b))
+        em.task_of[id(b)] = f"t{k}"
+        lines.append(f"{indent}t{k} = {em.bind('_submit', pool.submit)}(_task{k}{''.join(', ' + p for p in params)})")
+        line_nodes[len(lines)] = b
+
+
 def _emit_state(em: _Emitter, node: Node, i: int, bufs: Buffers, gemm: dict, lines: list, indent: str,
-                comment: str) -> None:
+                comment: str, plan: schedule.Plan | None = None) -> None:
     """A functional state write (outputs = new values of the written operands) as an in-place call: on
     the operand's own array when nothing still needs the old value, else on a fresh copy."""
     w = node_writes(node)
@@ -375,8 +449,9 @@ def _emit_state(em: _Emitter, node: Node, i: int, bufs: Buffers, gemm: dict, lin
     if mm is not None:
         a, b = (em.ref(x) for x in mm.inputs)
         ta, tb = (bool(mm.attrs.get(k)) for k in ("transpose_a", "transpose_b"))
+        split = f", {em.bind('_matmul_rows', pool.matmul_rows)}" if plan and id(mm) in plan.split else ""
         lines.append(f"{indent}{em.bind('_gemm_descent', _gemm_descent)}({args[0]}, {args[1]}, {a}, {b}, {ta}, {tb}, "
-                     f"{em.op_name(node)}){comment}")
+                     f"{em.op_name(node)}{split}){comment}")
         return
     lines.append(f"{indent}{_impl_call(em, node, args)}{comment}")
 
@@ -395,11 +470,14 @@ def _register_source(filename: str, source: str) -> None:
 
 
 def _finish(em: _Emitter, lines: list, line_nodes: dict, graph: Graph, tag: str) -> Generated:
+    for text, node in em.tasks:  # after the function, each task's body line located at its node
+        lines.extend(text.split("\n"))
+        line_nodes[len(lines)] = node
     source = "\n".join(lines) + "\n"
     filename = f"<sprout-jit {graph.name} #{next(_counter)}{tag}>"
     _register_source(filename, source)
     exec(compile(source, filename, "exec"), em.ns)  # noqa: S102 - our own generated code
-    return Generated(source, filename, em.ns, line_nodes, graph)
+    return Generated(source, filename, em.ns, line_nodes, graph, em.schedule)
 
 
 def _protect_outputs(em: _Emitter, graph: Graph, bufs: Buffers, lines: list) -> dict:

@@ -14,6 +14,7 @@ from ..core.pytree import MutableFloat, MutableInt, flatten, is_input_leaf, leaf
 from ..core import dispatch
 from ..core import hooks as _hooks
 from ..core.tensor import Parameter, Tensor
+from ..backend import pool as _pool
 from ..passes import pipeline as _pipeline
 from ..passes import run_pipeline
 from ..core.errors import JitSyntaxError
@@ -197,7 +198,8 @@ class JitFunction:
         level = self.opts["jit_level"] or cfg.get("jit_level") or _pipeline.default_level()
         syntax = (self.opts["syntax_level"] if self.opts["fullgraph"] else None) or \
             context.jit_syntax_level(self.opts["syntax_level"], cfg.get("jit_syntax_level"))
-        return Flags(self.opts["capture_mode"], level, syntax, self.opts["dynamic"], dispatch.current_policy())
+        return Flags(self.opts["capture_mode"], level, syntax, self.opts["dynamic"], dispatch.current_policy(),
+                     _pool.streams())
 
     @property
     def syntax_level(self) -> str:

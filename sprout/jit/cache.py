@@ -50,6 +50,7 @@ class Flags(NamedTuple):
     syntax_level: str  # "STRICT" | "COMPATIBLE" | "LAX"
     dynamic: int       # 1: axis 0 of every tensor symbolic
     precision: Any = None  # the mixed-precision policy active at the call (dispatch.current_policy())
+    streams: int = 1       # executor streams the generated code is scheduled on (backend.pool.streams())
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,16 @@ def main(argv=None) -> int:
     ap.add_argument("-v", "--verbose", action="store_true", help="one line per failing program")
     ap.add_argument("--write-known", default=None, metavar="PATH",
                     help="write the failing seeds and their failure keys (the tests' known list) to PATH")
+    ap.add_argument("--streams", action="store_true",
+                    help="compile on two executor streams (inter_op_parallel_num=2) with every GEMM and convolution "
+                         "scheduled, however small (backend/schedule.py's thresholds at 0)")
     a = ap.parse_args(argv)
+    if a.streams:
+        import sprout as ms
+        from sprout.backend import schedule
+
+        ms.context.set_default(inter_op_parallel_num=2)  # what reset_context between programs restores
+        schedule.HEAVY, schedule.OVERLAP = 1, 0.0
 
     if a.graphs:
         from .graphs import run_graphs

@@ -1,0 +1,81 @@
+"""Issue 13's inter-op lever measured on W4-W6: sprout jit O1 on one stream against two streams
+(``inter_op_parallel_num=2``: compile-time fork/join schedule, row-split GEMMs, BLAS at cores // 2 threads), with
+hand-written NumPy as the baseline, rounds interleaved in one process; medians of wall and process CPU time per
+step, the load before and after, and whether the two schedules' results are bitwise equal.
+Run: python bench/bench_interop.py [--only W4,W6] [--rounds 15] (set OPENBLAS_NUM_THREADS=1 for BLAS at 1 thread)"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+
+import numpy as np
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(_HERE))
+sys.path.insert(0, _HERE)
+
+import sprout as ms  # noqa: E402
+import numpy_ref as ref  # noqa: E402
+import workloads  # noqa: E402
+from sprout.backend import pool  # noqa: E402
+from sprout.communication.blas import blas_threads  # noqa: E402
+
+
+def _prepare(w: str, streams: int):
+    ms.set_context(inter_op_parallel_num=streams)
+    p = workloads.WORKLOADS[w]("O1")
+    p.step()  # compile under this setting
+    return p
+
+
+def _sample(step, n: int) -> tuple[float, float]:
+    w, c = time.perf_counter(), time.process_time()
+    for _ in range(n):
+        step()
+    return (time.perf_counter() - w) / n, (time.process_time() - c) / n
+
+
+def run(w: str, rounds: int) -> None:
+    serial, two = _prepare(w, 1), _prepare(w, 2)
+    equal = all(np.array_equal(a, b) for a, b in zip(serial.to_numpy(serial.step()), two.to_numpy(two.step())))
+    base = ref.PREPARE[w]()
+    contestants = {"numpy": (base.step, 1), "sprout jit O1, 1 stream": (serial.step, 1),
+                   "sprout jit O1, 2 streams": (two.step, 2)}
+    n = max(1, int(0.1 / max(1e-6, _sample(serial.step, 3)[0])))
+    times: dict = {k: ([], []) for k in contestants}
+    blas = {}
+    for _ in range(rounds):
+        for name, (step, streams) in contestants.items():
+            ms.set_context(inter_op_parallel_num=streams)
+            blas[name] = blas_threads()
+            wall, cpu = _sample(step, n)
+            times[name][0].append(wall)
+            times[name][1].append(cpu)
+    ms.set_context(inter_op_parallel_num=0)
+    stats = dict(pool.STATS)
+    pool.STATS.update(dict.fromkeys(pool.STATS, 0))
+    med = {k: (statistics.median(v[0]), statistics.median(v[1])) for k, v in times.items()}
+    print(f"\n{w} ({n} steps per sample, {rounds} rounds; two-stream result bitwise equal to one stream: {equal})")
+    for name, (wall, cpu) in med.items():
+        print(f"  {name:<28} BLAS {blas[name]}  wall {wall * 1e3:8.3f} ms ({wall / med['numpy'][0]:.2f}x)"
+              f"   cpu {cpu * 1e3:8.3f} ms ({cpu / med['numpy'][1]:.2f}x)")
+    print(f"  worker tasks: {stats}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--only", default="W4,W5,W6")
+    ap.add_argument("--rounds", type=int, default=15)
+    args = ap.parse_args()
+    print(f"load before {os.getloadavg()}, cores {os.cpu_count()}, OPENBLAS_NUM_THREADS="
+          f"{os.environ.get('OPENBLAS_NUM_THREADS', '(default)')}")
+    for w in args.only.split(","):
+        run(w.strip(), args.rounds)
+    print(f"load after {os.getloadavg()}")
+
+
+if __name__ == "__main__":
+    main()
