@@ -14,6 +14,8 @@ from sprout.backend import pool, schedule
 from sprout.communication import blas
 from sprout.jit.api import explain
 
+from stream_forcing import force, restore
+
 rng = np.random.default_rng(13)
 
 
@@ -22,23 +24,10 @@ def _a(*shape):
 
 
 @pytest.fixture
-def streams(monkeypatch):
-    """Two streams, and joins that let the worker take every task it is handed (on a loaded machine the caller
-    would otherwise run most tasks itself, and the concurrent path would go untested)."""
-    real = pool.join
-
-    def patient(t):
-        deadline = time.monotonic() + 5
-        while t.queued and not t.claim.locked() and time.monotonic() < deadline:
-            time.sleep(0.0002)
-        return real(t)
-
-    monkeypatch.setattr(pool, "join", patient)
-    monkeypatch.setattr(pool, "_skip", 0)
-    monkeypatch.setattr(pool, "_misses", 0)
-    ms.set_context(inter_op_parallel_num=2)
+def streams():
+    saved = force(every_node=False)
     yield
-    ms.set_context(inter_op_parallel_num=0)
+    restore(saved)
 
 
 def _schedule(jf, *args) -> str:

@@ -28,14 +28,12 @@ def main(argv=None) -> int:
                     help="write the failing seeds and their failure keys (the tests' known list) to PATH")
     ap.add_argument("--streams", action="store_true",
                     help="compile on two executor streams (inter_op_parallel_num=2) with every GEMM and convolution "
-                         "scheduled, however small (backend/schedule.py's thresholds at 0)")
+                         "scheduled, however small, each task taken by the worker (tests/backend/stream_forcing.py)")
     a = ap.parse_args(argv)
     if a.streams:
-        import sprout as ms
-        from sprout.backend import schedule
+        from tests.backend.stream_forcing import force
 
-        ms.context.set_default(inter_op_parallel_num=2)  # what reset_context between programs restores
-        schedule.HEAVY, schedule.OVERLAP = 1, 0.0
+        force()
 
     if a.graphs:
         from .graphs import run_graphs
