@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import _thread
 import collections
+import functools
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -160,6 +161,7 @@ def streams() -> int:
     return 2 if n >= 2 and _cores() >= 2 else 1
 
 
+@functools.cache
 def _cores() -> int:
     from ..communication.blas import cores
 

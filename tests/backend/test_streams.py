@@ -63,9 +63,12 @@ def test_two_independent_gemms_fork_one_and_join_before_its_use(streams):
     assert _schedule(jf, *args) == "fork   MatMul#2\nmain   MatMul#0\njoin   MatMul#2"
     src = explain(jf, *args).source
     assert "_task0(" in src and "_join" in src
+    bc = ms.jit(f, capture_mode="bytecode")
+    np.testing.assert_array_equal(got.asnumpy(), bc(*args).asnumpy())
     ms.set_context(inter_op_parallel_num=1)
     assert explain(ms.jit(f), *args).executable.gen.schedule == ""
     np.testing.assert_array_equal(got.asnumpy(), ms.jit(f)(*args).asnumpy())
+    np.testing.assert_array_equal(got.asnumpy(), bc(*args).asnumpy())  # the segment compiles again for one stream
 
 
 def test_a_lone_big_gemm_splits_and_small_ones_stay(streams):

@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ...backend import pool as _pool
 from ...backend.buffers import store
 from ... import context
 from ...autodiff.compiled import CompiledGraph
@@ -42,6 +43,7 @@ class SegmentFlags(NamedTuple):
     jit_level: str
     syntax_level: str
     precision: Any
+    streams: int = 1  # executor streams its generated code is scheduled on (``backend.pool.streams()``)
 
 
 def flags_change(old: tuple, new: tuple) -> str:
@@ -290,10 +292,10 @@ class CodeRuntime:
     # -- flags
     def resolve_flags(self) -> SegmentFlags:
         ctx = _CONTEXT_FLAGS
-        if not ctx:  # the context's level, read once after each set_context
-            ctx.append(default_level())
+        if not ctx:  # the context's level and streams, read once after each set_context
+            ctx.extend((default_level(), _pool.streams()))
         # the syntax level as AST jit entries resolve it (MS_DEV_JIT_SYNTAX_LEVEL, read at each call, beats the context)
-        return SegmentFlags(self.jit_level or ctx[0], context.jit_syntax_level(), dispatch.current_policy())
+        return SegmentFlags(self.jit_level or ctx[0], context.jit_syntax_level(), dispatch.current_policy(), ctx[1])
 
     def use_flags(self, flags: SegmentFlags) -> None:
         """Make the entries captured under ``flags`` current (none yet: a miss explained by the change)."""
