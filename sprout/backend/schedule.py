@@ -97,9 +97,10 @@ class Plan:
 
 
 def plan(graph: Graph, deferred: dict | None = None) -> Plan:
-    """Fork-join pairs first: a heavy pure node goes to the worker when the main stream has at least OVERLAP
+    """Fork-join pairs first: a heavy pure node may go to the worker when the main stream has at least OVERLAP
     of its cost to do between the earliest point its inputs exist and the first of (its first use, the next
-    effect); one task at a time. Then every heavy MatMul outside a task's interval splits its rows.
+    effect); the pairs overlapping the most work are taken first, one task at a time. Then every heavy MatMul
+    outside a task's interval splits its rows.
     ``deferred``: {id(MatMul): position of the parameter update the code generator fuses it into} (it runs
     there; a worker node is taken out of that fusion by the caller)."""
     nodes = graph.nodes
@@ -118,24 +119,26 @@ def plan(graph: Graph, deferred: dict | None = None) -> Plan:
     deferred = deferred or {}
     at = [deferred.get(id(node), i) for i, node in enumerate(nodes)]  # where each node's work is done
     result = Plan()
-    busy_until = 0
+    options = []
     for i, node in enumerate(nodes):
         if costs[i] < HEAVY or len(node.outputs) != 1 or not node.op.fresh_output or _barrier(node):
             continue
-        ready = max([producer.get(x.uid, -1) + 1 for x in node.inputs if isinstance(x, Var)] + [0])
-        fork = max(ready, busy_until)
-        if fork > i:
-            continue
+        fork = max([producer.get(x.uid, -1) + 1 for x in node.inputs if isinstance(x, Var)]
+                   + [b + 1 for b in barriers if b < i] + [0])   # its inputs exist, no effect in between
         join = min([first_use.get(node.outputs[0].uid, n)] + [b for b in barriers if b > i])
-        if any(b > fork and b < i for b in barriers):  # an effect between fork and node: fork after it
-            fork = max(b for b in barriers if b < i) + 1
+        main = sum(costs[k] for k in range(n) if fork <= at[k] < join and k != i)
+        if main >= OVERLAP * costs[i]:
+            options.append((min(costs[i], main), main, -i, i, fork, join))
+    # the most overlapped work first (ties: the more slack), one task at a time
+    for _gain, _main, _, i, fork, join in sorted(options, reverse=True):
+        if any(f < join and fork < j for f, j in result.worker.values()):
+            continue
         main = sum(costs[k] for k in range(n) if fork <= at[k] < join and k != i and id(nodes[k]) not in result.worker)
         if main < OVERLAP * costs[i]:
             continue
-        result.forks.setdefault(fork, []).append(node)
-        result.joins.setdefault(join, []).append(node)
-        result.worker[id(node)] = (fork, join)
-        busy_until = join
+        result.forks.setdefault(fork, []).append(nodes[i])
+        result.joins.setdefault(join, []).append(nodes[i])
+        result.worker[id(nodes[i])] = (fork, join)
     result.moved = {k: v for k, v in deferred.items() if k not in result.worker}
     spans = list(result.worker.values())
     for i, node in enumerate(nodes):
