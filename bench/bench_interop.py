@@ -1,7 +1,10 @@
 """Issue 13's inter-op lever measured on W4-W6: sprout jit O1 on one stream against two streams
 (``inter_op_parallel_num=2``: compile-time fork/join schedule, row-split GEMMs, BLAS at cores // 2 threads), with
 hand-written NumPy as the baseline, rounds interleaved in one process; medians of wall and process CPU time per
-step, the load before and after, and whether the two schedules' results are bitwise equal.
+step, the load before and after, and whether the two schedules' results are bitwise equal. A third contestant
+("2 streams, worker forced") makes every join wait until the worker has taken its task: its main thread's CPU time
+per step (``time.thread_time``) is the critical path, a lower bound of the step's wall time on two free cores
+when the machine has none to measure it on.
 Run: python bench/bench_interop.py [--only W4,W6] [--rounds 15] (set OPENBLAS_NUM_THREADS=1 for BLAS at 1 thread)"""
 from __future__ import annotations
 
@@ -31,37 +34,62 @@ def _prepare(w: str, streams: int):
     return p
 
 
-def _sample(step, n: int) -> tuple[float, float]:
-    w, c = time.perf_counter(), time.process_time()
+def _prepare_forced(w: str):
+    """W on two streams with every join waiting for the worker to take its task: compiled while the pool's join is
+    the patient one (generated code binds it), and run with it (``matmul_rows`` looks it up at each call) and with
+    the back-off cleared."""
+    from tests.backend.stream_forcing import patient_join
+
+    real = pool.join
+    pool.join = patient_join
+    try:
+        p = _prepare(w, 2)
+    finally:
+        pool.join = real
+    step = p.step
+
+    def run():
+        pool.join, pool._skip, pool._misses = patient_join, 0, 0
+        try:
+            return step()
+        finally:
+            pool.join = real
+    p.step = run
+    return p
+
+
+def _sample(step, n: int) -> tuple[float, float, float]:
+    w, c, m = time.perf_counter(), time.process_time(), time.thread_time()
     for _ in range(n):
         step()
-    return (time.perf_counter() - w) / n, (time.process_time() - c) / n
+    return (time.perf_counter() - w) / n, (time.process_time() - c) / n, (time.thread_time() - m) / n
 
 
 def run(w: str, rounds: int) -> None:
     serial, two = _prepare(w, 1), _prepare(w, 2)
     equal = all(np.array_equal(a, b) for a, b in zip(serial.to_numpy(serial.step()), two.to_numpy(two.step())))
     base = ref.PREPARE[w]()
+    forced = _prepare_forced(w)
     contestants = {"numpy": (base.step, 1), "sprout jit O1, 1 stream": (serial.step, 1),
-                   "sprout jit O1, 2 streams": (two.step, 2)}
+                   "sprout jit O1, 2 streams": (two.step, 2), "2 streams, worker forced": (forced.step, 2)}
     n = max(1, int(0.1 / max(1e-6, _sample(serial.step, 3)[0])))
-    times: dict = {k: ([], []) for k in contestants}
+    times: dict = {k: ([], [], []) for k in contestants}
     blas = {}
     for _ in range(rounds):
         for name, (step, streams) in contestants.items():
             ms.set_context(inter_op_parallel_num=streams)
             blas[name] = blas_threads()
-            wall, cpu = _sample(step, n)
-            times[name][0].append(wall)
-            times[name][1].append(cpu)
+            for k, v in enumerate(_sample(step, n)):
+                times[name][k].append(v)
     ms.set_context(inter_op_parallel_num=0)
     stats = dict(pool.STATS)
     pool.STATS.update(dict.fromkeys(pool.STATS, 0))
-    med = {k: (statistics.median(v[0]), statistics.median(v[1])) for k, v in times.items()}
+    med = {k: tuple(statistics.median(x) for x in v) for k, v in times.items()}
     print(f"\n{w} ({n} steps per sample, {rounds} rounds; two-stream result bitwise equal to one stream: {equal})")
-    for name, (wall, cpu) in med.items():
+    for name, (wall, cpu, main) in med.items():
         print(f"  {name:<28} BLAS {blas[name]}  wall {wall * 1e3:8.3f} ms ({wall / med['numpy'][0]:.2f}x)"
-              f"   cpu {cpu * 1e3:8.3f} ms ({cpu / med['numpy'][1]:.2f}x)")
+              f"   cpu {cpu * 1e3:8.3f} ms ({cpu / med['numpy'][1]:.2f}x)"
+              f"   main thread cpu {main * 1e3:8.3f} ms ({main / med['numpy'][1]:.2f}x)")
     print(f"  worker tasks: {stats}")
 
 
