@@ -5,6 +5,7 @@ from __future__ import annotations
 import _thread
 import collections
 import functools
+import os
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -70,6 +71,19 @@ def _ensure_worker() -> None:
         if _worker is None or not _worker.is_alive():
             _worker = threading.Thread(target=_loop, name="sprout-stream1", daemon=True)
             _worker.start()
+
+
+def _after_fork_in_child() -> None:
+    """A forked child (a dataset worker process) has no worker thread: start afresh, with an empty queue."""
+    global _worker, _wake, _misses, _skip, _start_lock
+    _queue.clear()
+    _worker, _misses, _skip = None, 0, 0
+    _start_lock = threading.Lock()
+    _wake = _thread.allocate_lock()
+    _wake.acquire()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def submit(fn: Callable, *args: Any) -> Task:

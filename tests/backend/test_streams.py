@@ -1,6 +1,7 @@
 """Two executor streams (``inter_op_parallel_num=2``): the compile-time schedule's structure, bitwise equality with
 the one-stream code on W4/W5/W6-like graphs, effect ordering, buffers kept alive across a fork, re-entrancy, and
 the worker pool itself."""
+import os
 import re
 import threading
 import time
@@ -300,3 +301,23 @@ def test_pool_backs_off_after_losing_races(monkeypatch):
     assert not t.queued and pool.join(t) == 1
     gate.set()
     pool.join(held)
+
+
+def test_pool_starts_afresh_in_a_forked_child():
+    pool.join(pool.submit(int))  # the parent's worker exists
+    pid = os.fork()
+    if pid == 0:  # the child: a new worker thread takes its tasks
+        ok = False
+        try:
+            gate = threading.Event()
+            t = pool.submit(gate.wait, 5)
+            deadline = time.monotonic() + 10
+            while not t.claim.locked() and time.monotonic() < deadline:
+                time.sleep(0.0005)
+            taken = t.claim.locked()
+            gate.set()
+            ok = taken and pool.join(t) is True and pool._worker is not None and pool._worker.is_alive()
+        finally:
+            os._exit(0 if ok else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
