@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 from ..core import dispatch
 from ..ir.builder import GraphBuilder, Tracer
-from ..ir.effects import is_collective, is_io
-from ..ir.graph import Graph, Var
+from ..ir.effects import WORLD, is_collective, is_io, is_token
+from ..ir.graph import Graph, Node, Var
 from .tape import Tape
 
 
@@ -87,24 +87,28 @@ class Split:
 
 
 def _partition(joint: Joint) -> tuple[list, list, list]:
-    """Nodes the primal outputs, the updates, io or the forward's collectives (those that read no
+    """Nodes the primal outputs, the updates, the forward's io or the forward's collectives (those that read no
     cotangent, used or not) need run in the forward, every other node in the backward; forward values
-    the backward reads are the residuals. Returns (fwd, bwd, residuals)."""
+    the backward reads are the residuals. io that reads a cotangent (a gradient dump, a print in a bprop) runs
+    in the backward, its token chain restarting there (the backward runs after the forward). Returns (fwd, bwd,
+    residuals)."""
     g = joint.graph
     primal_out, grads = g.outputs[:joint.n_out], g.outputs[joint.n_out:]
     need = {o.uid for o in primal_out if isinstance(o, Var)}
     need.update(v.uid for _, v in g.updates if isinstance(v, Var))
     from_dout = {v.uid for v in g.inputs[joint.n_in:]}  # values computed from a cotangent
-    fwd_collective = set()
+    fwd_collective, fwd_io = set(), set()
     for i, node in enumerate(g.nodes):
         if any(isinstance(x, Var) and x.uid in from_dout for x in node.inputs):
             from_dout.update(o.uid for o in node.outputs)
         elif is_collective(node):
             fwd_collective.add(i)
+        elif is_io(node):
+            fwd_io.add(i)
     in_fwd = [False] * len(g.nodes)
     for i in range(len(g.nodes) - 1, -1, -1):
         node = g.nodes[i]
-        if is_io(node) or i in fwd_collective or any(o.uid in need for o in node.outputs):
+        if i in fwd_io or i in fwd_collective or any(o.uid in need for o in node.outputs):
             in_fwd[i] = True
             need.update(x.uid for x in node.inputs if isinstance(x, Var))
     fwd_nodes = [n for n, f in zip(g.nodes, in_fwd) if f]
@@ -112,6 +116,7 @@ def _partition(joint: Joint) -> tuple[list, list, list]:
     fwd_defined = {v.uid for v in g.inputs[:joint.n_in]}
     for n in fwd_nodes:
         fwd_defined.update(o.uid for o in n.outputs)
+    bwd_nodes = [_restart_token(n, fwd_defined) for n in bwd_nodes]
     residuals: dict[int, Var] = {}
     for n in bwd_nodes:
         for x in n.inputs:
@@ -121,6 +126,14 @@ def _partition(joint: Joint) -> tuple[list, list, list]:
         if isinstance(o, Var) and o.uid in fwd_defined:
             residuals.setdefault(o.uid, o)
     return fwd_nodes, bwd_nodes, list(residuals.values())
+
+
+def _restart_token(node: Node, fwd_defined: set) -> Node:
+    """A backward io node whose token the forward made takes the backward's initial token instead."""
+    if not any(is_token(x) and isinstance(x, Var) and x.uid in fwd_defined for x in node.inputs):
+        return node
+    ins = [WORLD if is_token(x) and isinstance(x, Var) and x.uid in fwd_defined else x for x in node.inputs]
+    return Node(node.op, ins, node.attrs, node.outputs, node.loc)
 
 
 def split_joint(joint: Joint) -> Split:

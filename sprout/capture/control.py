@@ -595,3 +595,12 @@ def _structured_undefined(state, out, names, live):
         if isinstance(a, Undefined) and names[i] in live and isinstance(b, (tuple, list)):
             new[i], changed = zeros_like_tree(b), True
     return tuple(new) if changed else None
+
+
+def _install() -> None:
+    from ..core import hooks
+
+    hooks.while_loop = while_loop
+
+
+_install()

@@ -31,3 +31,9 @@ class installed:
     def __exit__(self, *exc) -> None:
         global callee
         callee = self.saved
+
+
+# The capture layer's loop tracer (``capture.control.while_loop(cond_fn, body_fn, init)``), installed when it is
+# imported: ops that take loop functions (``ops.WhileLoop``, ``ForiLoop``, ``Scan``) lower onto it while a graph
+# is built, so their loops become WhileLoop nodes as a tensor ``while`` does.
+while_loop: Callable | None = None

@@ -86,48 +86,13 @@ def _fit_grad(cell, k: int, a, g):
 def trace_with_bprop(cell, args: tuple, kwargs: dict):
     """While a graph is built (no tape recording): ``construct`` becomes a GraphCall carrying ``cell.bprop``, so
     a gradient of the graph (grad-of-jit) uses the custom backward, as an eager tape does."""
-    from ..core.dispatch import bind
-    from ..core.types import type_of
-    from ..ir.builder import trace_subgraph
-    from ..ir.callop import GRAPH_CALL
+    from ..ir.callop import call_with_bprop
 
-    pos = [k for k, a in enumerate(args) if isinstance(a, Tensor)]
-    if kwargs or not pos:
+    if kwargs:
         return cell.construct(*args, **kwargs)
-    shape: dict = {}
-
-    def body(*vals):
-        full = list(args)
-        for k, v in zip(pos, vals):
-            full[k] = v
-        out = cell.construct(*full)
-        shape["tuple"] = isinstance(out, (tuple, list))
-        return out
-
-    graph, _ = trace_subgraph(body, [type_of(args[k]) for k in pos], f"{type(cell).__name__}.construct")
-    n, n_out = len(pos), len(graph.outputs)
-    where = {v.uid: k for k, v in enumerate(graph.inputs)}
-    written = [where[t.uid] for t, _ in graph.updates]  # the operands construct writes, in update order
-
-    def vjp(read, out, douts):
-        # a construct that writes state (graph.updates): the call also returns the written values (and the effect
-        # token); as in eager, where construct runs off the tape, the writes are not differentiated through
-        inputs = list(args)
-        for k, v in zip(pos, read[:n]):
-            inputs[k] = v
-        writes = list(douts)[n_out:n_out + len(written)]
-        out, douts = list(out)[:n_out], list(douts)[:n_out]
-        o = tuple(out) if shape["tuple"] else out[0]
-        d = tuple(douts) if shape["tuple"] else douts[0]
-        grads = _checked_bprop(cell, inputs, o, d)
-        full = list(grads[k] for k in pos) + [None] * (len(read) - n)
-        for k, g in zip(written, writes):  # a later read of a written tensor reads that tensor (as eagerly)
-            if g is not None:
-                full[k] = g if full[k] is None else full[k] + g
-        return tuple(full)
-
-    outs = bind(GRAPH_CALL, tuple(args[k] for k in pos) + tuple(graph.captured), {"graph": graph, "bprop": vjp})
-    return tuple(outs) if shape["tuple"] else outs[0]
+    out, done = call_with_bprop(cell.construct, args, f"{type(cell).__name__}.construct",
+                                lambda inputs, o, d: _checked_bprop(cell, inputs, o, d))
+    return out if done else cell.construct(*args)
 
 
 def _checked_bprop(cell, inputs: list, output, dout) -> tuple:

@@ -102,25 +102,14 @@ def rotary_position_embedding(x, cos, sin, mode=0):
 
 
 def tensordump(file_name, tensor, mode="out"):
-    """Save ``tensor`` as a .npy file (``.npy`` appended when missing); the write is atomic."""
-    import os
-    import tempfile
+    """Save ``tensor`` as ``<file_name>_<dtype>_<id>.npy`` (TensorDump's naming; the write is atomic)."""
+    from .dump_ops import tensor_dump
 
     if mode not in ("out", "in", "all"):
         raise ValueError(f"tensordump: mode must be 'out', 'in' or 'all', got {mode!r}")
     if not isinstance(file_name, str) or not file_name:
         raise ValueError(f"tensordump: file_name must be a non-empty string, got {file_name!r}")
-    path = file_name if file_name.endswith(".npy") else file_name + ".npy"
-    arr = _as_tensor(tensor, "tensordump").asnumpy()
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            np.save(f, arr)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise
+    tensor_dump(file_name, _as_tensor(tensor, "tensordump"), "tensordump")
 
 
 def move_to(input, to="CPU", blocking=True):  # noqa: A002

@@ -541,5 +541,8 @@ from .classes_misc2 import *  # noqa: E402,F401,F403
 from .classes_extra3 import *  # noqa: E402,F401,F403
 from .classes_extra4 import *  # noqa: E402,F401,F403
 from .classes_extra5 import *  # noqa: E402,F401,F403
+from .loops import *  # noqa: E402,F401,F403
+from .dump_ops import *  # noqa: E402,F401,F403
+from .custom_ops import *  # noqa: E402,F401,F403
 
 __all__ = [n for n, v in list(globals().items()) if isinstance(v, type) and issubclass(v, Primitive)]

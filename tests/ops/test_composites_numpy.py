@@ -198,5 +198,6 @@ def test_rotary_position_embedding_both_modes(tmp_path):
     close(ops.rotary_position_embedding(T(x), T(cos), T(sin)), x * cos + half * sin)
     pairs = np.stack([-x[..., 1::2], x[..., 0::2]], -1).reshape(x.shape)
     close(ops.rotary_position_embedding(T(x), T(cos), T(sin), 1), x * cos + pairs * sin)
-    ops.tensordump(str(tmp_path / "dump"), T(x))
-    np.testing.assert_array_equal(np.load(tmp_path / "dump.npy"), x)
+    ops.tensordump(str(tmp_path / "dump"), T(x))  # MindSpore's naming: <file>_<dtype>_<id>.npy
+    (path,) = tmp_path.glob("dump_float32_*.npy")
+    np.testing.assert_array_equal(np.load(path), x)
