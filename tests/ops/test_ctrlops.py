@@ -262,3 +262,37 @@ def test_gradient_dump_inside_a_jitted_gradient(tmp_path):
     assert len(files) == 2
     for p in files:
         np.testing.assert_allclose(np.load(p), ORACLE["dump"]["g_float32_3.npy"][1], rtol=1e-6)
+
+
+@pytest.mark.parametrize("call, exc, text", [
+    (lambda x: ops.Scan()(C.sn_body, x, [x, x], 3), ValueError, "Scan.*'length' \\(3\\).*\\(2\\)"),
+    (lambda x: ops.Scan()(C.sn_body, x, None), TypeError, "Scan.*'length' must be an int"),
+    (lambda x: ops.Scan()(C.sn_body, x, None, -1), ValueError, "Scan.*non-negative"),
+    (lambda x: ops.Scan()(C.sn_body, x, None, 2.0), TypeError, "Scan.*'length'"),
+    (lambda x: ops.ForiLoop()(0, 2, C.f_body, x, "yes"), TypeError, "ForiLoop.*'unroll'"),
+    (lambda x: ops.Custom(C.np_affine, (3,), ms.float32, "pyfunc", reg_info={})(x, x), NotImplementedError,
+     "Custom.*reg_info"),
+    (lambda x: ops.Custom(C.np_affine, (3,), ms.float32, "pyfunc")(x, C.Y), TypeError, "Custom.*input 1"),
+    (lambda x: ops.PyFunc(np.cumsum, [ms.float64], [(3,)], [ms.float64], [(3,)])((x,)), TypeError,
+     "PyFunc.*Float32\\[3\\].*Float64\\[3\\]"),
+    (lambda x: ops.PyFunc(np.cumsum, [ms.float32], [(3,), (3,)], [], []), ValueError, "PyFunc.*in_shapes"),
+    (lambda x: ops.DumpGradient()("g", x, "all"), ValueError, "DumpGradient.*input_output"),
+    (lambda x: ops.DumpGradient()("g", C.X, "out"), TypeError, "DumpGradient.*'x'"),
+])
+def test_sprout_argument_checks(call, exc, text):
+    with pytest.raises(exc, match=text):
+        call(ms.Tensor(X))
+
+
+def test_custom_bprop_must_give_one_gradient_per_input():
+    bad = ops.Custom(C.np_affine, (3,), ms.float32, "pyfunc", bprop=lambda a, b, out, dout: (dout,))
+    with pytest.raises(RuntimeError, match="Custom.*np_affine.*1 gradients for 2 inputs"):
+        ms.grad(lambda a: bad(a, ms.Tensor(Y)).sum())(ms.Tensor(X))
+
+
+def test_morph_infer_rules_must_agree_with_fn():
+    def wrong_shape(*shapes):
+        return [7]
+
+    with pytest.raises(ValueError, match="Morph.*morph_fn.*\\[7\\].*\\[3\\]"):
+        ms.jit(lambda a, b: ops.Morph(C.morph_fn, wrong_shape, C.morph_infer)(a, b))(ms.Tensor(X), ms.Tensor(Y))
