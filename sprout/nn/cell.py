@@ -140,9 +140,12 @@ class Cell(CellExtras):
                     args = res if isinstance(res, tuple) else (res,)
         tapes = dispatch.active_tapes() if dispatch._slow else ()
         if tapes and (self._backward_hooks or self._backward_pre_hooks):
-            out = _call.call_with_backward_hooks(self, args, kwargs, tapes, self._run)
-        else:
-            out = self._run(args, kwargs)
+            # as in MindSpore, the backward hooks see the gradient of the output the forward hooks return
+            return _call.call_with_backward_hooks(self, args, kwargs, tapes, self._run_and_forward_hooks)
+        return self._run_and_forward_hooks(args, kwargs)
+
+    def _run_and_forward_hooks(self, args: tuple, kwargs: dict):
+        out = self._run(args, kwargs)
         for hook, with_kwargs in list(self._forward_hooks.values()):
             res = hook(self, args, kwargs, out) if with_kwargs else hook(self, args, out)
             if res is not None:

@@ -212,6 +212,21 @@ def test_backward_hooks_see_and_replace_gradients():
     np.testing.assert_allclose(gy.asnumpy(), [2.0, 6.0])
 
 
+
+def test_backward_hooks_wrap_the_forward_hooks_output():
+    # MindSpore 2.10 (docs' hook tutorial, all four hooks on one ReLU): the forward hook doubles the output; the
+    # backward hooks see the gradient of the doubled output (1), grad_input is the cell input's gradient (2)
+    log = []
+    relu = nn.ReLU()
+    relu.register_forward_hook(lambda cell, inputs, out: out + out)
+    relu.register_backward_pre_hook(lambda cell, go: log.append(("pre", go[0].asnumpy().tolist())))
+    relu.register_backward_hook(lambda cell, gi, go: log.append(("b", gi[0].asnumpy().tolist(),
+                                                                  go[0].asnumpy().tolist())))
+    gx, gy = ops.grad(lambda x, y: relu(x + y), grad_position=(0, 1))(_t([1.0]), _t([1.0]))
+    np.testing.assert_allclose(gx.asnumpy(), [2.0])
+    np.testing.assert_allclose(gy.asnumpy(), [2.0])
+    assert log == [("pre", [1.0]), ("b", [2.0], [1.0])]
+
 class CustomBprop(Mul3):
     def bprop(self, x, y, out, dout):
         self.seen = (out.asnumpy().tolist(), dout.asnumpy().tolist())
