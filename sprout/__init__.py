@@ -10,7 +10,7 @@ if _launcher_process(_sys.argv, getattr(_sys, "orig_argv", ())):  # msrun needs 
 from . import dtype  # noqa: F401
 from .dtype import (bool_, uint8, uint16, uint32, uint64, int8, int16, int32, int64, float16,  # noqa: F401
                     float32, float64, bfloat16, complex64, complex128, cfloat, cdouble, half, single, double,
-                    dtype_to_nptype, pytype_to_dtype)
+                    float8_e4m3fn, float8_e5m2, hifloat8, dtype_to_nptype, pytype_to_dtype)
 from . import context  # noqa: F401
 from .context import STRICT, COMPATIBLE, LAX  # noqa: F401
 from .context import (set_context, get_context, GRAPH_MODE, PYNATIVE_MODE, ParallelMode,  # noqa: F401

@@ -18,7 +18,8 @@ class Type:
         self.bits = bits
 
     def __repr__(self) -> str:
-        return "mindspore." + self.name.lower()  # MindSpore: repr(ms.float32) == 'mindspore.float32'
+        # MindSpore: repr(ms.float32) == 'mindspore.float32', repr(ms.float8_e4m3fn) == 'mindspore.float8_e4m3fn'
+        return "mindspore." + _REPR_NAMES.get(self.name, self.name.lower())
 
     def __str__(self) -> str:
         return self.name
@@ -61,12 +62,16 @@ float64 = Type("Float64", np.float64, 3, 64)
 class _Watched(Type):
     """A dtype whose NumPy type is imported on first use and whose first use is announced (``on_first_use``):
     bfloat16, stored as ml_dtypes' type (that import costs ~0.7 s, so a process that never uses bfloat16 never
-    pays it) and computed on a lowered route (core/bf16.py) that eager dispatch switches on only then."""
+    pays it) and computed on a lowered route (core/bf16.py) that eager dispatch switches on only then; and the
+    8-bit floats (``storage_only``: MindSpore 2.10's CPU builds, prints and copies them but no kernel takes them,
+    so dispatch refuses every op on them). ``encode`` (hifloat8) converts an array into the storage format
+    where NumPy's ``astype`` cannot."""
 
-    __slots__ = ("_load",)
+    __slots__ = ("_load", "storage_only", "encode")
 
-    def __init__(self, name: str, load, category: int, bits: int):
+    def __init__(self, name: str, load, category: int, bits: int, storage_only: bool = False, encode=None):
         self.name, self.category, self.bits, self._load = name, category, bits, load
+        self.storage_only, self.encode = storage_only, encode
 
     @property
     def np(self):
@@ -100,6 +105,27 @@ def _ml_dtypes_bfloat16():
     return ml_dtypes.bfloat16
 
 
+def _ml_dtypes_type(name: str):
+    def load():
+        import ml_dtypes
+
+        return getattr(ml_dtypes, name)
+
+    return load
+
+
+def _hifloat8_storage():
+    from .core.float8 import HIF8_STORAGE
+
+    return HIF8_STORAGE
+
+
+def _hifloat8_encode(arr):
+    from .core.float8 import hif8_encode
+
+    return hif8_encode(arr)
+
+
 def is_bfloat16_np(np_dtype) -> bool:
     """Whether a NumPy dtype is bfloat16, without importing ml_dtypes: until something imported it, no array
     can have that dtype."""
@@ -109,6 +135,13 @@ def is_bfloat16_np(np_dtype) -> bool:
 
 # bfloat16: stored as ml_dtypes' NumPy bfloat16; ops compute it in float32 and round once (core/bf16.py)
 bfloat16 = _Watched("BFloat16", _ml_dtypes_bfloat16, 3, 16)
+# 8-bit floats: ml_dtypes' storage for the OCP formats, raw bytes for Huawei's HiFloat8 (core/float8.py); no op
+# computes on them (MindSpore 2.10's CPU kernels refuse them all), a tensor can be built, printed and copied
+float8_e4m3fn = _Watched("Float8E4M3FN", _ml_dtypes_type("float8_e4m3fn"), 3, 8, storage_only=True)
+float8_e5m2 = _Watched("Float8E5M2", _ml_dtypes_type("float8_e5m2"), 3, 8, storage_only=True)
+hifloat8 = _Watched("HiFloat8", _hifloat8_storage, 3, 8, storage_only=True, encode=_hifloat8_encode)
+storage_only_types = (float8_e4m3fn, float8_e5m2, hifloat8)
+_REPR_NAMES = {"Float8E4M3FN": "float8_e4m3fn", "Float8E5M2": "float8_e5m2", "HiFloat8": "hifloat8"}
 complex64 = Type("Complex64", np.complex64, 4, 64)
 complex128 = Type("Complex128", np.complex128, 4, 128)
 
@@ -119,11 +152,11 @@ int_, uint = int32, uint32
 float_ = float32
 
 _ALL = (bool_, uint8, uint16, uint32, uint64, int8, int16, int32, int64, float16, float32, float64, bfloat16,
-        complex64, complex128)
+        complex64, complex128, float8_e4m3fn, float8_e5m2, hifloat8)
 _FROM_NP = {Type.np.__get__(t): t for t in _ALL if not isinstance(t, _Watched)}  # bfloat16 joins on first use
 _NAMES = {t.name: t for t in _ALL}
 number_type = tuple(t for t in _ALL if t is not bool_)
-float_type = (float16, float32, float64, bfloat16)
+float_type = (float16, float32, float64, bfloat16, float8_e4m3fn, float8_e5m2, hifloat8)
 complex_type = (complex64, complex128)
 int_type = (int8, int16, int32, int64)
 uint_type = (uint8, uint16, uint32, uint64)
@@ -138,18 +171,32 @@ def from_numpy(np_dtype) -> Type:
     try:
         found = _FROM_NP[np.dtype(np_dtype)]
     except (KeyError, TypeError):
-        if not is_bfloat16_np(np_dtype):
+        found = watched_np(np_dtype)
+        if found is None:
             raise TypeError(f"sprout does not support the NumPy dtype {np_dtype!r}") from None
-        found = bfloat16
         found.np  # noqa: B018  (registers the storage type)
-    if found is bfloat16 and _first_use:
+    if isinstance(found, _Watched) and _first_use:
         announce_use()
     return found
+
+
+def watched_np(np_dtype) -> Type | None:
+    """The lazily loaded dtype (bfloat16, the ml_dtypes 8-bit floats) whose storage ``np_dtype`` is, or None;
+    never imports ml_dtypes (until something imported it, no array can have those dtypes)."""
+    mod = sys.modules.get("ml_dtypes")
+    if mod is None:
+        return None
+    for t, name in ((bfloat16, "bfloat16"), (float8_e4m3fn, "float8_e4m3fn"), (float8_e5m2, "float8_e5m2")):
+        if np_dtype == getattr(mod, name):
+            return t
+    return None
 
 
 def to_dtype(value) -> Type:
     """Accept a sprout Type, a NumPy dtype/type or its name; anything else is a TypeError."""
     if isinstance(value, Type):
+        if value.__class__ is _Watched and _first_use:
+            announce_use()  # a cast to it may come: eager dispatch must check for the 8-bit floats before it runs
         return value
     if isinstance(value, str) and value in _NAMES:
         return _NAMES[value]

@@ -18,11 +18,13 @@ from typing import Any
 import numpy as np
 
 from .. import dtype as mstype
+from . import float8 as _float8
 from .op import Op
 from .types import TensorType, type_of
 
 BF16: np.dtype | None = None  # set by activate() when the first bfloat16 value exists (ml_dtypes is imported then)
 _BF16_NUM = -1  # BF16.num: also matches a byte-swapped bfloat16 dtype, which is a different dtype object
+_NO_KERNEL: dict = {}  # NumPy dtype num -> the 8-bit float dtype stored that way: no op takes it (core/float8.py)
 _F32 = np.dtype(np.float32)
 # kinds whose kernels keep their own dtype handling: control bodies run lowered nodes themselves, state
 # writes and collectives work on the stored buffers
@@ -35,6 +37,8 @@ def activate() -> None:
     global BF16, _BF16_NUM
     BF16 = mstype.bfloat16.np
     _BF16_NUM = BF16.num
+    for t in mstype.storage_only_types:
+        _NO_KERNEL[t.np.num] = t
 
 
 def lowerable(op: Op) -> bool:
@@ -43,25 +47,43 @@ def lowerable(op: Op) -> bool:
 
 
 def touches(args: tuple, attrs: dict) -> bool:
-    """An argument array is bfloat16 or an attribute is the bfloat16 dtype."""
+    """An argument array is bfloat16 or an 8-bit float, or an attribute is one of those dtypes (``route``)."""
     for a in args:
         a = getattr(a, "_data", a)  # a Tensor's array
-        if a.__class__ is np.ndarray and a.dtype.num == _BF16_NUM:
+        if a.__class__ is np.ndarray and (a.dtype.num == _BF16_NUM or a.dtype.num in _NO_KERNEL):
             return True
     if attrs:
         for v in attrs.values():
-            if v is mstype.bfloat16:
+            if v is mstype.bfloat16 or v in mstype.storage_only_types:
                 return True
     return False
 
 
-def types_touch(in_types, out_type) -> bool:
-    """A node with these input/output TensorTypes computes on bfloat16."""
-    outs = out_type if isinstance(out_type, tuple) else (out_type,)
+def route(op: Op, args: tuple, attrs: dict) -> Op:
+    """The record to run for a call ``touches`` flagged: the bfloat16 variant, the op itself (kinds that keep their
+    dtypes), or a TypeError for an 8-bit float operand or dtype attribute, as MindSpore's CPU kernels refuse them."""
+    for a in args:
+        a = getattr(a, "_data", a)
+        if a.__class__ is np.ndarray and a.dtype.num in _NO_KERNEL:
+            raise _float8.refuse(original(op).name, _NO_KERNEL[a.dtype.num])
+    for v in attrs.values():
+        if v in mstype.storage_only_types:
+            raise _float8.refuse(original(op).name, v)
+    return lowered(op) if lowerable(op) else op
+
+
+def types_touch(in_types, out_type, op_name: str = "") -> bool:
+    """A node with these input/output TensorTypes computes on bfloat16. An 8-bit float among them is refused
+    (TypeError naming the op, as eagerly): no kernel takes one."""
+    outs = (out_type,) if isinstance(out_type, TensorType) or not isinstance(out_type, tuple) else out_type
+    found = False
     for t in (*in_types, *outs):
-        if isinstance(t, TensorType) and t.dtype is mstype.bfloat16:
-            return True
-    return False
+        if isinstance(t, TensorType):
+            if t.dtype is mstype.bfloat16:
+                found = True
+            elif t.dtype.bits == 8 and t.dtype in mstype.storage_only_types:
+                raise _float8.refuse(op_name, t.dtype)
+    return found
 
 
 def _widen(a: Any) -> Any:

@@ -229,8 +229,8 @@ def bind(op: Op, args: tuple, attrs: dict) -> Any:
 
 def run_eager(op: Op, args: tuple, attrs: dict) -> Any:
     # unrolled for the common arities: this is the per-op overhead every eager call pays
-    if _bf16_on and _bf16.touches(args, attrs) and _bf16.lowerable(op):
-        op = _bf16.lowered(op)
+    if _bf16_on and _bf16.touches(args, attrs):
+        op = _bf16.route(op, args, attrs)
     try:
         n = len(args)
         if n == 2:

@@ -6,6 +6,7 @@ import re
 import numpy as np
 
 from .. import dtype as mstype
+from . import float8 as _float8
 
 _EDGE = 3  # items shown at each end of a summarised dimension
 _THRESHOLD_1D = 1000  # a 1-D tensor is summarised only past this many elements
@@ -32,6 +33,8 @@ def format_value(arr: np.ndarray) -> str:
     for float16); scalars print with ``%g``."""
     if mstype.is_bfloat16_np(arr.dtype):
         return _format_bf16(arr.astype(np.float32))
+    if mstype._FROM_NP.get(arr.dtype) in mstype.storage_only_types:
+        return _format_float8(_float8.to_float32(arr))
     if arr.dtype.kind == "c":
         return _format_complex(arr)
     if arr.ndim == 0:
@@ -78,6 +81,16 @@ def _format_bf16(arr: np.ndarray) -> str:
     return _itemwise(arr, {"float_kind": lambda v: f"{float(v):g}".rjust(width)})
 
 
+def _format_float8(arr: np.ndarray) -> str:
+    """8-bit floats (given as float32): as bfloat16, each value ``%g`` right-aligned, with ``-nan`` for a NaN whose
+    sign bit is set (MindSpore 2.10 prints it so for float8_e4m3fn)."""
+    if arr.ndim == 0:
+        return " " + _g(arr[()])
+    shown = _shown(arr, arr.size > _THRESHOLD_1D if arr.ndim == 1 else True)
+    width = max((len(_g(v)) for v in shown.flat), default=0)
+    return _itemwise(arr, {"float_kind": lambda v: _g(v).rjust(width)})
+
+
 def _itemwise(arr: np.ndarray, formatter: dict) -> str:
     """The layout MindSpore gives dtypes it prints item by item (bfloat16, complex): ", "-separated, 24 items to
     a line in 1-D (summarised past 1000), rank >= 2 summarised to 3 items at each end of every long dimension."""
@@ -120,6 +133,8 @@ def tensor_repr(shape: tuple, dtype_name: str, arr: np.ndarray) -> str:
 
 
 def tensor_str(arr: np.ndarray) -> str:
+    if mstype._FROM_NP.get(arr.dtype) in mstype.storage_only_types:  # MindSpore 2.10 prints "()" per item: values
+        arr = _float8.to_float32(arr)
     if mstype.is_bfloat16_np(arr.dtype):  # MindSpore: each value ``%f``, NumPy's layout otherwise
         wide = arr.astype(np.float32)
         if not arr.ndim:

@@ -26,14 +26,36 @@ def _to_array(data, dtype: mstype.Type | None) -> np.ndarray:
     if dtype is not None:
         if dtype.is_int and arr.size and arr.dtype.kind in "iuf" and not isinstance(data, (Tensor, np.ndarray)):
             _check_fits(arr, dtype)
+        if (dtype.bits == 8 and dtype.category == 3) or mstype._FROM_NP.get(arr.dtype) in mstype.storage_only_types:
+            return _float8_array(arr, dtype)
         arr = arr.astype(dtype.np, copy=False)
     elif arr.dtype not in mstype._FROM_NP:
-        if not mstype.is_bfloat16_np(arr.dtype):
+        found = mstype.watched_np(arr.dtype)
+        if found is None:
             raise TypeError(f"Tensor: unsupported element type {arr.dtype}")
-        mstype.bfloat16.np  # noqa: B018  (the first bfloat16 array came from the user: register its storage type)
-    if mstype._first_use and mstype.is_bfloat16_np(arr.dtype):
+        found.np  # noqa: B018  (the first such array came from the user: register its storage type)
+    if mstype._first_use and mstype.watched_np(arr.dtype) is not None:
         mstype.announce_use()
     return arr
+
+
+def _float8_array(arr: np.ndarray, dtype: mstype.Type) -> np.ndarray:
+    """Numbers into an 8-bit float's storage (through float32, as MindSpore's host conversion), or an 8-bit float
+    tensor's array kept as is; converting one to another dtype is a Cast, which MindSpore's CPU refuses."""
+    have = mstype._FROM_NP.get(arr.dtype)
+    if have is dtype:
+        return arr
+    if have in mstype.storage_only_types:
+        raise TypeError(f"Tensor: converting a {have} tensor to {dtype} is a Cast, and {have} tensors are not "
+                        f"supported on CPU (MindSpore 2.10's CPU kernels take no 8-bit float)")
+    wide = arr.astype(np.float32)
+    if dtype.encode is not None:
+        return dtype.encode(wide)
+    out = wide.astype(dtype.np)
+    nan = np.isnan(wide)
+    if nan.any():  # MindSpore stores a NaN as 0x7f (0xff with the sign bit); ml_dtypes' float8_e5m2 as 0x7e
+        out.view(np.uint8)[nan] = np.where(np.signbit(wide[nan]), 0xFF, 0x7F)
+    return out
 
 
 def _check_fits(arr: np.ndarray, dtype: mstype.Type) -> None:
@@ -179,6 +201,8 @@ class Tensor:
         return self._data if dtype is None else self._data.astype(dtype)
 
     def item(self, index=None):
+        if self._data.dtype.num in _NO_KERNEL:
+            raise _refuse_float8("Tensor.item", self)
         if index is None:
             if self._data.size != 1:
                 raise ValueError(f"Tensor.item: only a tensor with one element converts to a Python scalar, "
@@ -187,6 +211,8 @@ class Tensor:
         return self._data.item(index)
 
     def tolist(self):
+        if self._data.dtype.num in _NO_KERNEL:
+            raise _refuse_float8("Tensor.tolist", self)
         if _tapes:
             return _host.hand_out(self, self._data.tolist(), "tolist()", _tapes)
         return self._data.tolist()
@@ -197,6 +223,8 @@ class Tensor:
         return self._data.shape[0]
 
     def __bool__(self) -> bool:
+        if self._data.dtype.num in _NO_KERNEL:
+            raise _refuse_float8("Tensor.__bool__", self)
         if self._data.size != 1:
             raise ValueError(f"The truth value of a Tensor with shape {list(self.shape)} is ambiguous; "
                              "use .any() or .all()")
@@ -381,3 +409,9 @@ class ParameterTuple(tuple):
 
 
 from .dispatch import _tapes  # noqa: E402  (the active gradient tapes; dispatch imports this module last)
+from .bf16 import _NO_KERNEL  # noqa: E402  (NumPy dtype nums of the 8-bit floats: no host read takes them)
+from .float8 import refuse as _refuse  # noqa: E402
+
+
+def _refuse_float8(what: str, t: Tensor) -> TypeError:
+    return _refuse(what, t.dtype)

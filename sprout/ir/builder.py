@@ -462,7 +462,7 @@ class GraphBuilder:
         except Exception as exc:
             raise with_location(exc, user_loc(3)) from None
         loc = user_loc(3)
-        if _bf16.lowerable(op) and _bf16.types_touch([v.type for v in ins], out_type):
+        if _bf16.types_touch([v.type for v in ins], out_type, op.name) and _bf16.lowerable(op):
             op = _bf16.lowered(op)  # computes in float32, rounds each result once
         if w:  # one output per written operand: its new value
             outs = [Var(out_type if k == 0 else ins[p].type) for k, p in enumerate(w)]

@@ -34,7 +34,8 @@ def binary_function(prim: Op, promote: Callable, no_attrs: dict) -> Callable:
                 a, b = input._data, other
             else:
                 return bind(prim, promote(input, other, name), no_attrs)
-            if dispatch._checked and (dispatch._slow or a.dtype.num == _bf16._BF16_NUM):  # bf16: bind lowers it
+            if dispatch._checked and (dispatch._slow or a.dtype.num == _bf16._BF16_NUM
+                                      or a.dtype.num in _bf16._NO_KERNEL):  # bind lowers bf16, refuses 8-bit floats
                 return bind(prim, (input, other), no_attrs)
             try:
                 out = prim.impl(a, b)  # (read per call, as bind does: the op table's spy replaces it)
