@@ -5,6 +5,7 @@ from .. import ops
 from ..autodiff.api import value_and_grad, vjp_immediate
 from .. import dtype as mstype
 from ._precision import cast_floats
+from ..core import dispatch
 from .cell import Cell
 
 
@@ -109,6 +110,17 @@ class TrainOneStepCell(Cell):
             self.grad_reducer = DistributedGradReducer(self.weights, _get_gradients_mean(), _get_device_num())
         self._jit_config = getattr(network, "_jit_config", None)
         self._value_and_grad = value_and_grad(self.network, None, self.weights)
+        from ..parallel._utils import parameter_broadcast_pending
+
+        self._broadcast_pending = parameter_broadcast_pending()  # done before the first step (Model: before train)
+
+    def __call__(self, *args, **kwargs):
+        if self._broadcast_pending and dispatch.current_builder() is None:
+            from ..parallel._utils import broadcast_parameters
+
+            self._broadcast_pending = False
+            broadcast_parameters(self.get_parameters())
+        return super().__call__(*args, **kwargs)
 
     def construct(self, *inputs):
         if self.sense_flag and self.sens != 1.0:  # the backward starts from sens (float16 loss scaling needs it)

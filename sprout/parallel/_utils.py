@@ -42,6 +42,9 @@ def parallel_optimizer_enabled() -> bool:
     semi-auto / auto parallel over several ranks (not with pipeline stages)."""
     if not context.get_auto_parallel_context("enable_parallel_optimizer"):
         return False
+    if context.get_auto_parallel_context("parallel_optimizer_config").get("gradient_accumulation_shard"):
+        raise NotImplementedError("parallel_optimizer_config gradient_accumulation_shard=True (gradient accumulation "
+                                  "buffers sharded across the ranks) is not supported by sprout; leave it False")
     mode = _get_parallel_mode()
     if mode in _DATA_PARALLEL_MODES:
         return True
@@ -80,3 +83,20 @@ def check_search_mode(where: str) -> None:
         f"{where}: parallel_mode 'auto_parallel' with search_mode={mode!r} searches a strategy for every operator, "
         "which sprout does not do; set search_mode='sharding_propagation' (the strategies given by shard propagate to "
         "the other operators) or use parallel_mode='semi_auto_parallel'")
+
+
+def parameter_broadcast_pending() -> bool:
+    """``parameter_broadcast=True`` in a parallel mode over several ranks: a training wrapper built now starts every
+    rank from rank 0's parameters (MindSpore broadcasts when the network is compiled; sprout stores whole parameters
+    in every mode, so all of them take part except ``layerwise_parallel`` ones)."""
+    return bool(context.get_auto_parallel_context("parameter_broadcast")
+                and _get_parallel_mode() != ParallelMode.STAND_ALONE and management.get_group_size() > 1)
+
+
+def broadcast_parameters(params) -> None:
+    """Every rank takes rank 0's value of each Parameter of ``params`` (``layerwise_parallel`` ones excepted)."""
+    from ..communication import collective
+
+    for p in params:
+        if not getattr(p, "layerwise_parallel", False):
+            p.set_data(collective.broadcast(p.asnumpy(), 0, management.HCCL_WORLD_COMM_GROUP))

@@ -301,16 +301,15 @@ class Model:
             raise
 
     def _broadcast_parameters(self):
-        """``parameter_broadcast=True`` (data / hybrid parallel): every rank starts from rank 0's parameters."""
-        if self._parallel_mode not in (context.ParallelMode.DATA_PARALLEL, context.ParallelMode.HYBRID_PARALLEL):
-            raise ValueError("'parameter_broadcast' is only supported in 'data_parallel' and 'hybrid_parallel' "
-                             f"modes, but got parallel_mode {self._parallel_mode!r}.")
-        from ..communication import collective, management
-        if management.get_group_size() == 1:
+        """``parameter_broadcast=True`` (any parallel mode over several ranks): every rank starts from rank 0's
+        parameters (sprout.parallel._utils.broadcast_parameters); a TrainOneStepCell inside then does not repeat it."""
+        from ..communication import management
+        from ..parallel._utils import broadcast_parameters
+        if self._parallel_mode == context.ParallelMode.STAND_ALONE or management.get_group_size() == 1:
             return
-        for p in self._train_network.get_parameters():
-            if not getattr(p, "layerwise_parallel", False):
-                p.set_data(collective.broadcast(p.asnumpy(), 0, management.HCCL_WORLD_COMM_GROUP))
+        broadcast_parameters(self._train_network.get_parameters())
+        if "_broadcast_pending" in self._train_network.__dict__:
+            self._train_network._broadcast_pending = False
 
     def _save_breakpoint(self, callbacks):
         """``CheckpointConfig(exception_save=True)``: when training raises, save the train network to

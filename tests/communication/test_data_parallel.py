@@ -137,6 +137,27 @@ def test_parameter_broadcast_starts_every_rank_from_rank_0():
         np.testing.assert_array_equal(a, b)
 
 
+@pytest.mark.parametrize("mode", [DP, context.ParallelMode.SEMI_AUTO_PARALLEL])
+def test_parameter_broadcast_in_a_training_cell_without_model(mode):
+    """parameter_broadcast=True with a TrainOneStepCell called directly (no Model): the first call starts every rank
+    from rank 0's parameters, in data parallel and in semi-auto parallel (sprout's parameters are whole there);
+    without it the ranks' different initial weights stay different."""
+    def rank_main(broadcast):
+        init()
+        context.set_auto_parallel_context(parallel_mode=mode, gradients_mean=True, parameter_broadcast=broadcast)
+        net, loss, opt = _build(seed=10 + get_rank())  # different initial weights per rank
+        step = nn.TrainOneStepCell(nn.WithLossCell(net, loss), opt)
+        r = get_rank()
+        step(ms.Tensor(X[4 * r:4 * r + 4]), ms.Tensor(Y[4 * r:4 * r + 4]))
+        return _weights(net)
+
+    w0, w1 = simulate(rank_main, 2, True)
+    for a, b in zip(w0, w1):
+        np.testing.assert_array_equal(a, b)
+    w0, w1 = simulate(rank_main, 2, False)
+    assert any(not np.array_equal(a, b) for a, b in zip(w0, w1))
+
+
 def test_hybrid_parallel_is_data_parallel_and_semi_auto_shards_the_network():
     def rank_main():
         init()

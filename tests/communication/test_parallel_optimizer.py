@@ -126,6 +126,8 @@ def test_refusals_and_context_checks(caplog):
                                                                                 " optimizer_weight_shard_size 3"),
              (lambda ps: nn.SGD(ps, 0.1), {"optimizer_weight_shard_size": 8}, "ValueError: enable_parallel_optimizer:"
                                                                                 " optimizer_weight_shard_size 8"),
+             (lambda ps: nn.SGD(ps, 0.1), {"gradient_accumulation_shard": True},
+              "NotImplementedError: parallel_optimizer_config gradient_accumulation_shard"),
              (lambda ps: nn.SGD(ps, 0.1), {"optimizer_weight_shard_size": 1}, "built")]
     try:
         for make_opt, config, want in cases:

@@ -81,7 +81,8 @@ def _errors(fn, n=2):
 def test_stages_with_data_parallel_replicas_equal_one_process(full_batch):
     """4 ranks = 2 stages x 2 replicas: each replica takes half the batch (full_batch: sliced by the cell; else fed its
     half), gradients are averaged over a stage's replicas (gradients_mean); the parameters equal the one-process run
-    on the whole batch and each replica's loss is its half's (their mean is the one-process loss)."""
+    on the whole batch and each replica's loss is its half's (their mean is the one-process loss). With full_batch the
+    result is also broadcast (pipeline_result_broadcast): each replica's first stage gets that replica's loss."""
     stages = (0, 1, 1)
     want_losses, want = _train(stages, micro=2)
     half = len(X) // 2
@@ -89,7 +90,7 @@ def test_stages_with_data_parallel_replicas_equal_one_process(full_batch):
     def rank_main():
         init()
         context.set_auto_parallel_context(parallel_mode=SEMI, pipeline_stages=2, gradients_mean=True,
-                                          full_batch=full_batch)
+                                          full_batch=full_batch, pipeline_result_broadcast=full_batch)
         r = get_rank() % 2  # this rank's replica's half of the batch, unless the cell slices the whole batch
         part = slice(None) if full_batch else slice(r * half, (r + 1) * half)
         return _train(stages, micro=2, x=X[part], y=Y[part])
@@ -97,7 +98,10 @@ def test_stages_with_data_parallel_replicas_equal_one_process(full_batch):
     results = simulate(rank_main, 4)
     last = [np.array(results[r][0]) for r in (2, 3)]
     np.testing.assert_allclose(last[0][0] / 2 + last[1][0] / 2, want_losses[0], rtol=1e-6)
-    assert results[0][0] == [0.0] * 3 and results[1][0] == [0.0] * 3
+    if full_batch:  # ranks 0 and 2 are replica 0, ranks 1 and 3 replica 1
+        assert results[0][0] == results[2][0] and results[1][0] == results[3][0] != results[0][0]
+    else:
+        assert results[0][0] == [0.0] * 3 and results[1][0] == [0.0] * 3
     for r, (_, params) in enumerate(results):
         for k, (p, w) in enumerate(zip(params, want)):
             if stages[k // 2] == r // 2:  # each stage's parameters are trained on both of its replicas
