@@ -424,9 +424,15 @@ class Explanation:
     def source(self) -> str:
         return self.executable.source
 
+    @property
+    def schedule(self) -> str:
+        """The two executor streams of the generated code (``inter_op_parallel_num=2``; empty on one stream)."""
+        return self.executable.gen.schedule
+
     def __str__(self) -> str:
         parts = [f"== {name} ==\n{text}" for name, text in self.stages]
-        return "\n".join(parts + [f"== generated source ==\n{self.source}"])
+        streams = [f"== two streams ==\n{self.schedule}"] if self.schedule else []
+        return "\n".join(parts + [f"== generated source ==\n{self.source}"] + streams)
 
 
 def compile_graph(fn, args: tuple, kwargs: dict | None = None, jit_level: str = "O0") -> Executable:

@@ -32,7 +32,9 @@ def streams():
 
 
 def _schedule(jf, *args) -> str:
-    return explain(jf, *args).executable.gen.schedule
+    ex = explain(jf, *args)
+    assert not ex.schedule or f"== two streams ==\n{ex.schedule}" in str(ex)
+    return ex.schedule
 
 
 def _fork_regions_safe(src: str) -> None:
