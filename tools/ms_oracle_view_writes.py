@@ -1,0 +1,74 @@
+"""Run in MindSpore's venv: writes into views and into their bases in MindSpore 2.10 PyNative ->
+tests/core/data/ms210_view_writes.json.
+
+    /work/msvenv/bin/python tools/ms_oracle_view_writes.py
+
+Each case is a snippet run on ``x = arange(6).reshape(2, 3)`` (float32) with ``ms``/``ops``/``Tensor`` bound to
+MindSpore; it stores the snippet, ``x`` and the snippet's result ``out`` afterwards, or the exception MindSpore
+raised. tests/core/test_view_writes_oracle.py runs the same snippets with sprout and compares."""
+import json
+from pathlib import Path
+
+import numpy as np
+
+OUT = Path(__file__).resolve().parents[1] / "tests" / "core" / "data" / "ms210_view_writes.json"
+ONES = "ops.ones({}, ms.float32)"
+CASES = {
+    # ops.assign / assign_add / assign_sub into a view: MindSpore refuses (RuntimeError)
+    "assign_into_view": f"v = x.view(3, 2); ops.assign(v, {ONES.format((3, 2))} * 5); out = v",
+    "assign_into_slice": f"v = x[0:1]; ops.assign(v, {ONES.format((1, 3))} * 5); out = v",
+    "assign_into_reshape": f"v = x.reshape(3, 2); ops.assign(v, {ONES.format((3, 2))} * 5); out = v",
+    "assign_into_transpose": f"v = x.T; ops.assign(v, {ONES.format((3, 2))} * 5); out = v",
+    "assign_into_flatten": f"v = x.flatten(); ops.assign(v, {ONES.format((6,))} * 5); out = v",
+    "assign_add_into_reshape": f"v = x.reshape(3, 2); ops.assign_add(v, {ONES.format((3, 2))}); out = v",
+    "assign_sub_into_row": f"v = x[1]; ops.assign_sub(v, {ONES.format((3,))}); out = v",
+    # x[i] = v through a view writes the base
+    "setitem_reshape": "y = x.reshape(3, 2); y[0] = 5; out = y",
+    "setitem_view": "y = x.view(3, 2); y[0] = 5; out = y",
+    "setitem_slice": "y = x[1:]; y[0] = 5; out = y",
+    "setitem_row": "y = x[1]; y[0] = 5; out = y",
+    "setitem_transpose": "y = x.T; y[0] = 5; out = y",
+    "setitem_flatten": "y = x.flatten(); y[0] = 5; out = y",
+    "setitem_ravel": "y = x.ravel(); y[2] = 9; out = y",
+    "setitem_expand_dims": "y = ops.expand_dims(x, 0); y[0, 1] = 5; out = y",
+    "setitem_squeeze": "y = ops.squeeze(x.reshape(1, 2, 3), 0); y[1] = 5; out = y",
+    "setitem_step_slice": "y = x[:, ::2]; y[0] = 9; out = y",
+    "setitem_copy": "y = x.copy(); y[0] = 9; out = y",
+    # x[i] = v on the base is seen through its views
+    "base_setitem_seen_by_reshape": "y = x.reshape(3, 2); x[0] = 7; out = y",
+    "base_setitem_seen_by_flatten": "y = x.flatten(); x[1] = 7; out = y",
+    "base_setitem_seen_by_slice": "y = x[:, 1:]; x[1, 2] = 7; out = y",
+    # views see ops.assign to the base; a reshape/flatten of a non-contiguous view is a copy; += rebinds
+    "base_assign_seen_by_views": f"y = x.reshape(3, 2); z = x[1]; ops.assign(x, {ONES.format((2, 3))} * 4); "
+                                 "out = ops.concat((y.reshape(6), z))",
+    "flatten_of_transpose_is_a_copy": f"y = x.T.flatten(); ops.assign(x, {ONES.format((2, 3))}); out = y",
+    "reshape_of_transpose_is_a_copy": f"y = x.T.reshape(6); ops.assign(x, {ONES.format((2, 3))}); out = y",
+    "iadd_on_a_view_rebinds": "y = x.reshape(3, 2); y += 1; out = y",
+}
+
+
+def run_case(src: str, ms, ops, Tensor) -> dict:
+    x = Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    env = {"x": x, "ms": ms, "ops": ops, "Tensor": Tensor, "np": np}
+    try:
+        exec(src, env)  # noqa: S102 - the recorded snippets above
+    except Exception as exc:  # noqa: BLE001 - the exception is what is recorded
+        return {"error": type(exc).__name__, "message": str(exc).splitlines()[0][:160]}
+    return {"x": x.asnumpy().tolist(), "out": env["out"].asnumpy().tolist()}
+
+
+def main():
+    import mindspore as ms
+    from mindspore import Tensor, ops
+
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    data = {"mindspore": ms.__version__, "cases": {}}
+    for name, src in CASES.items():
+        data["cases"][name] = {"src": src, **run_case(src, ms, ops, Tensor)}
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    OUT.write_text(json.dumps(data, indent=1) + "\n")
+    print(f"{len(CASES)} cases -> {OUT}")
+
+
+if __name__ == "__main__":
+    main()
