@@ -17,6 +17,7 @@ from ...core.errors import is_library
 from ...core.host import HostList
 from ...core.pytree import NODES
 from . import py311
+from .aliases import Converted
 from .executor import UNBOUND, Frame, Handlers, Return
 from .guards import SymIter, path_key
 
@@ -84,6 +85,7 @@ class Capture(Handlers):
         self.depth = 0
         self.n_ins = 0
         self.used_dynamic = False
+        self.aliases = Converted()                     # tensors read, to relate ones sharing memory
         self.loc = (frame.code, pc)
         self.pc = pc
         self.top = Frame(frame.fn, list(frame.locals))
@@ -93,8 +95,13 @@ class Capture(Handlers):
         if frame.exc is not None:
             self._register(frame.exc, ("E",))
             self.opaque.add(id(frame.exc))
-        self.top.stack = [self.convert(v, ("S", i)) for i, v in enumerate(frame.stack)]
+        self.pending: Break | None = None
         self.converted_slots: set = set()
+        try:
+            self.top.stack = [self.convert(v, ("S", i)) for i, v in enumerate(frame.stack)]
+        except Break as b:  # two stack values share memory in a way a graph cannot express: break at once
+            self.pending, self.top.stack = b, list(frame.stack)
+            del self.builder.nodes[:]
 
     # ---- sources and guards -------------------------------------------------------------------------
     def _register(self, v, path):
@@ -199,10 +206,11 @@ class Capture(Handlers):
             raise Break("a symbolic tensor escaped into Python state", dynamic_failure=True)
         if isinstance(v, Parameter):
             self.guard(("ID", path, v))
+            known = id(v) in self.builder._params
             t = self.builder.param_tracer(v)
             self._register(t, ("H", v))
             self.param_of[id(t)] = v
-            return t
+            return t if known else self.aliases.add(self, v, t, ("H", v))
         shape = tuple(v._data.shape)
         axes = self.dyn.get(path_key(path))
         if axes:
@@ -217,6 +225,7 @@ class Capture(Handlers):
                 self.guard(("SAME", path, first))
             return prev
         t = self.builder.add_input(TensorType(shape, v.dtype), _path_name(path), path)
+        t = self.aliases.add(self, v, t, path)  # a tensor sharing memory with one read before: through it
         self.conv_src[key] = t
         self._register(t, path)
         self.keep.append(v)
@@ -610,6 +619,9 @@ class Capture(Handlers):
 
     def start(self, pc: int):
         """Simulate the top frame from ``pc``; returns ("return", value) or ("break", Break)."""
+        if self.pending is not None:
+            self.pending.where = (self.top.code, pc)
+            return "break", (self.pending, pc)
         dispatch.push_builder(self.builder)
         try:
             try:

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from ...backend.buffers import store
+from .aliases import apart, layout_of
 
 MISSING = object()
 
@@ -177,6 +178,10 @@ def guard_text(g: tuple) -> str:
         return f"{p} is the same object as {describe_path(g[2])}"
     if kind == "DIFF":
         return f"{p} is not the same object as {describe_path(g[2])}"
+    if kind == "VIEWOF":
+        return f"{p} shares memory with {describe_path(g[2])} at element offset {g[3][0]}, strides {g[3][1]}"
+    if kind == "APART":
+        return f"{', '.join(describe_path(x) for x in g[2])} share no memory"
     if kind == "METH":
         return f"{p} is the method {g[2].__qualname__} of the same object"
     if kind == "BMETH":
@@ -231,6 +236,12 @@ def _guard_lines(gen: _Gen, guards: list, fail) -> None:
             gen.lines.append(f"    if {x} is not {gen.path_var(g[2])}: return {r}")
         elif kind == "DIFF":
             gen.lines.append(f"    if {x} is {gen.path_var(g[2])}: return {r}")
+        elif kind == "VIEWOF":  # two tensors sharing memory, one at this layout in the other (capture/aliases)
+            gen.ns["_layout_of"] = layout_of
+            gen.lines.append(f"    if _layout_of({x}, {gen.path_var(g[2])}) != {g[3]!r}: return {r}")
+        elif kind == "APART":  # the tensors a writing segment reads share no memory
+            gen.ns["_apart"] = apart
+            gen.lines.append(f"    if not _apart({', '.join(gen.path_var(p) for p in g[2])}): return {r}")
         elif kind == "METH":
             gen.lines.append(f"    if {x}.__class__ is not {gen.const(types.MethodType)} or "
                              f"{x}.__func__ is not {gen.const(g[2])} or {x}.__self__ is not {gen.const(g[3])}: "
@@ -305,6 +316,28 @@ def fast_part(guards: list, inputs: list, ret_r: tuple, arity: int, graph_fn, n_
 #   ("MT", function, r) a method bound again (the function is not its class's attribute of that name)
 #   ("FN", code, globals, name, r_defaults, [r_cells], r_kwdefaults) a function made by MAKE_FUNCTION
 #   ("CALL", r_fn, [r_args], [(name, r)]) an object sprout code made from graph values, made again by the call
+#   ("VIEW", r, chain) an eager view (ir/views.py steps) of the tensor r makes, sharing its buffer
+def view_of(root, chain: tuple):
+    """A Tensor holding the view ``chain`` takes of ``root``'s array (as the eager ops made it)."""
+    from ...core import dispatch
+    from ...core.tensor import Tensor
+
+    if dispatch._tapes:  # recorded, as the eager ops were: gradients of later reads reach ``root``
+        x = root
+        for step in chain:
+            rest = tuple(Tensor(r) if isinstance(r, np.ndarray) else r for r in step.rest)
+            x = dispatch.bind(step.op, (x,) + rest, dict(step.attrs))
+            if step.index is not None:
+                x = x[step.index]
+        return x
+    a = root._data
+    for step in chain:
+        a = step.run(a)
+    t = Tensor.__new__(Tensor)
+    t._data = a if a.__class__ is np.ndarray else np.asarray(a)
+    return t
+
+
 def method_recipe(v, recipe) -> tuple:
     """A bound method: read again by name, or, for a function installed under another name (Tensor.cumsum is
     ``_cumsum``), bound again to its rebuilt object."""
@@ -327,6 +360,9 @@ def _expr(gen: _Gen, r: tuple, temps: dict) -> str:
         return gen.const(v)
     if kind == "U":
         return "UNBOUND"
+    if kind == "VIEW":
+        gen.ns["_view_of"] = view_of
+        return f"_view_of({_expr(gen, r[1], temps)}, {gen.const(r[2])})"
     if kind == "GA":
         return f"getattr({_expr(gen, r[1], temps)}, {r[2]!r})"
     if kind == "MT":

@@ -163,8 +163,14 @@ def _build_entry(cap: Capture, kind: str, payload) -> Entry:
             p = conv.get(i)
             # an input, unchanged or written in place (the write-back puts the new value into its object,
             # which stays the frame's: later writes in Python or in the next segment reach the caller's tensor)
-            if p is not None and (cap.builder.origin(v) is v._var or cap.builder.writes_back(v)):
+            base = cap.builder.views.base_of(v) if kind != "return" else None
+            if p is not None and (cap.builder.origin(v) is v._var or cap.builder.writes_back(v)
+                                  or id(v) in cap.aliases.related):  # related: a view of another input's buffer
                 r = ("P", p)
+            elif base is not None and base[1] is not None:
+                # a view crossing the graph break: made again from (the new value of) what it was taken of, so
+                # that it shares that buffer as eagerly (later writes in Python or the next segment reach it)
+                r = ("VIEW", recipe(base[0]), base[1])
             else:
                 if i not in out_index:
                     out_index[i] = len(outs)
@@ -238,6 +244,9 @@ def _build_entry(cap: Capture, kind: str, payload) -> Entry:
         e.updates = tuple(pos[t.uid] for t, _ in graph.updates)
         e.const_outs = tuple(k for k, o in enumerate(graph.outputs)
                              if not hasattr(o, "uid") or o.uid in pos)
+    roots = cap.aliases.roots()
+    if cap.builder._updates and len(roots) > 1:  # written in place: captured with no two sharing memory
+        cap.guard(("APART", roots[0], roots))
     parts = [check_part(cap.guards, inputs), exit_part(*exit_args)]
     arity = cap.rt.arity
     if kind == "return" and cap.pc == 0 and arity >= 0:
