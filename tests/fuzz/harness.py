@@ -6,6 +6,11 @@ Outcomes per (check, mode): ``agree``; ``disagree`` (values, types, dtypes, shap
 ``crash`` (jit raised anything else); ``hang`` (a time limit passed). A program eager rejects is
 ``invalid`` (not a test case).
 
+Time limit: ``TIME_LIMIT`` seconds of the process's CPU time per run (``time_limit``, ``ITIMER_PROF``), not
+wall-clock: on the shared machine a correct but slow program no longer shows up as a hang when other processes
+take the cores. A run that waits without computing (a deadlock) is stopped by a wall-clock backstop of
+``WALL_FACTOR`` times the limit. The CPU time counts every thread of the process (NumPy's BLAS threads too).
+
 Tolerance: float32 results may differ from eager by the rounding of reordered operations, nothing more.
 First the jit result must lie within ``8 * eps32 * max|eager|`` of eager (per output array). If not, the
 program's own float32 rounding noise is measured by running it eagerly in float64 (``shadow``): the bound
@@ -28,6 +33,7 @@ import os
 import signal
 import sys
 import tempfile
+import time
 import warnings
 from dataclasses import dataclass, field
 from typing import Any
@@ -50,7 +56,8 @@ EPS32 = float(np.finfo(np.float32).eps)
 FACTOR = 8.0
 PERTURB_RUNS = 2   # Monte Carlo arithmetic runs of the float64 shadow (see the module docstring)
 PERTURB_LIMIT = 1e4  # a perturbed run moving an output by more than this many eps32 * (max|value| + 1): discontinuous
-TIME_LIMIT = 30.0  # seconds per (check, mode) run: a hang, not a slow compile
+TIME_LIMIT = 30.0  # CPU seconds of the process per (check, mode) run: a hang, not a slow compile (time_limit)
+WALL_FACTOR = 20.0  # the wall-clock backstop for a run that waits without using CPU (a deadlock)
 _ORDER = {"agree": 0, "invalid": 0, "refused": 1, "disagree": 2, "crash": 3, "hang": 4}
 
 
@@ -135,22 +142,34 @@ def forget_runtimes() -> None:
 
 
 @contextlib.contextmanager
-def time_limit(seconds: float):
+def time_limit(seconds: float, wall_s: float | None = None):
+    """Raise ``Hang`` in the block after ``seconds`` of this process's CPU time (user + system, ``ITIMER_PROF``):
+    a program that is only slow because the shared machine is loaded gets its full budget. A deadlock burns no
+    CPU: a wall-clock backstop (``wall_s``, default ``WALL_FACTOR`` times ``seconds``) catches it."""
     if seconds <= 0 or not hasattr(signal, "setitimer") or not _main_thread():
         yield
         return
+    wall = WALL_FACTOR * seconds if wall_s is None else wall_s
+    t0, c0 = time.perf_counter(), time.process_time()
 
-    def on_alarm(signum, frame):
-        raise Hang(f"no result after {seconds:.0f} s")
+    def on_cpu(signum, frame):
+        raise Hang(f"no result after {seconds:g} s of CPU time ({time.perf_counter() - t0:.0f} s wall-clock)")
 
-    old = signal.signal(signal.SIGALRM, on_alarm)
+    def on_wall(signum, frame):
+        raise Hang(f"no result after {wall:g} s wall-clock (only {time.process_time() - c0:.1f} s of CPU time: "
+                   "waiting, or a heavily loaded machine)")
+
+    old = signal.signal(signal.SIGPROF, on_cpu), signal.signal(signal.SIGALRM, on_wall)
     # re-armed every second: an alarm raised inside a GC / weakref callback is printed and dropped by Python
-    signal.setitimer(signal.ITIMER_REAL, seconds, 1.0)
+    signal.setitimer(signal.ITIMER_PROF, seconds, 1.0)
+    signal.setitimer(signal.ITIMER_REAL, wall, 1.0)
     try:
         yield
     finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+        signal.signal(signal.SIGPROF, old[0])
+        signal.signal(signal.SIGALRM, old[1])
 
 
 def _main_thread() -> bool:
