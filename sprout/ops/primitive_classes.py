@@ -544,5 +544,6 @@ from .classes_extra5 import *  # noqa: E402,F401,F403
 from .loops import *  # noqa: E402,F401,F403
 from .dump_ops import *  # noqa: E402,F401,F403
 from .custom_ops import *  # noqa: E402,F401,F403
+from .classes_vision import *  # noqa: E402,F401,F403
 
 __all__ = [n for n, v in list(globals().items()) if isinstance(v, type) and issubclass(v, Primitive)]
