@@ -98,6 +98,8 @@ def _ftanh(x):
     small = _fma(_fma(_fma(_fma(_fma(_T0, z, _T1), z, _T2), z, _T3), z, _T4) * z, x, x)
     big = _F1 - _F2 / (_fexp_tanh(min(a + a, _TBIG)) + _F1)
     big = big if x >= _F0 else -big
+    # x = -0.0: the fused multiply-add gives (-0 * -0) + -0 = +0; NumPy (and tanh) keep the sign of a zero
+    small = x if a == _F0 else small
     return small if a < _TSMALL else (x if x != x else big)
 '''
 

@@ -84,6 +84,17 @@ def test_ulp_error_and_special_values(loops, name, fn, bound):
         assert np.all(out > 0) and np.allclose(out, np.exp(sub.astype(np.float64)), rtol=0, atol=2e-45)
 
 
+@pytest.mark.parametrize("name, fn", [("vexp", np.exp), ("vtanh", np.tanh)])
+def test_signed_zeros_and_tiny_inputs_match_numpy(loops, name, fn):
+    # bitwise: tanh(-0.0) is -0.0 (an FMA-evaluated polynomial x + x * (p * x^2) gives +0.0 there)
+    x = np.array([0.0, -0.0, 1e-45, -1e-45, 1e-38, -1e-38, 1e-30, -1e-30], np.float32)
+    got = np.empty_like(x)
+    loops[name](x, got)
+    want = fn(x)
+    assert np.array_equal(np.signbit(got), np.signbit(want)), (x, got, want)
+    assert np.array_equal(got, want)
+
+
 def test_sigmoid_form_matches_the_eager_impl(loops):
     x = _inputs()
     got = np.empty_like(x)
