@@ -20,6 +20,7 @@ from ..ops.shape import BROADCAST_TO
 from . import pool, schedule
 from .buffers import SLOW_IN_PLACE, Buffers, store
 from .interpret import bind_attrs
+from .reuse import residual_call, residual_pairs, static as _static, transposed_copies
 
 # binary ops whose NumPy impl is exactly the ufunc behind a Python operator
 _BINOPS = {np.add: "+", np.subtract: "-", np.multiply: "*", np.equal: "==", np.not_equal: "!=",
@@ -62,6 +63,8 @@ class _Emitter:
         self.tasks: list[tuple[str, Node]] = []  # top-level functions the worker stream runs (``_task<k>``)
         self.task_of: dict[int, str] = {}          # id(worker node) -> the local holding its task
         self.schedule = ""
+        self.transposed: dict[int, str] = {}  # uid -> name of its C-contiguous transpose (see reuse.transposed_copies)
+        self.transposed_users: set[int] = set()  # id of the MatMul nodes that read those copies
 
     def bind(self, prefix: str, value: Any) -> str:
         for k, v in self.ns.items():
@@ -135,6 +138,12 @@ class EmitContext:
         """``x`` is a graph value of a float dtype and fully known shape."""
         return isinstance(x, Var) and _static(x.type) and x.type.dtype.np.kind == "f"
 
+    def transposed(self, node: Node, x: Any) -> str | None:
+        """Name of a C-contiguous copy of ``x.T`` made earlier in this graph for ``node``, if the generator made one."""
+        if id(node) not in self.em.transposed_users or not isinstance(x, Var):
+            return None
+        return self.em.transposed.get(x.uid)
+
     def dead_big_input(self, node: Node, x: Any) -> bool:
         """``x`` is a fresh buffer of this graph, used last by ``node`` and big enough to reuse in place."""
         return (isinstance(x, Var) and x.uid in self.owned and self.last.get(x.uid) == self.i
@@ -175,10 +184,6 @@ def _impl_call(em: _Emitter, node: Node, args: list) -> str:
     else:
         args = args + [f"**{em.bind('_kw', dict(bound))}"]
     return f"{em.op_name(node)}({', '.join(args)})"
-
-
-def _static(t) -> bool:
-    return getattr(t, "shape", None) is not None and None not in t.shape
 
 
 def _result_uids(graph: Graph) -> set:
@@ -307,11 +312,21 @@ def _body(em: _Emitter, graph: Graph, lines: list, line_nodes: dict, indent: str
             src, out = node.inputs[0].uid, node.outputs[0].uid
             last[src] = max(last.get(src, -1), last.get(out, -1))
     bufs = Buffers(graph, last, writable or set())
+    skip = set(plan.worker) | set(plan.split) if plan else set()
+    hoist, users = transposed_copies(graph, deferred | skip)
+    em.transposed_users |= users
+    prods, cons = residual_pairs(graph, skip)
+    kept: dict = {}
     for i, node in enumerate(graph.nodes):
         if plan:
             _streams(em, plan, i, node, bufs, owned, viewed, lines, line_nodes, indent)
             if id(node) in plan.worker:
                 continue
+        for x in hoist.get(i, ()):
+            name = f"xT{em.n_var}"
+            em.n_var += 1
+            lines.append(f"{indent}{name} = _np.ascontiguousarray({em.ref(x)}.T)")
+            em.transposed[x.uid] = name
         if aliases and node.outputs and node.outputs[0].uid in aliases:  # float(bool) used by operators only
             em.names[node.outputs[0].uid] = em.names[node.inputs[0].uid]
             bufs.same(node.outputs[0], node.inputs[0])
@@ -331,12 +346,15 @@ def _body(em: _Emitter, graph: Graph, lines: list, line_nodes: dict, indent: str
             em.names[node.outputs[0].uid] = em.ref(node.inputs[0])
             view = Node(node.op, op_inputs(node), node.attrs, op_outputs(node), node.loc)
         if len(view.outputs) == 1 and view.op.n_out == 1:
+            more = ""
             if plan and id(node) in plan.split:
                 expr, reused = _split_expr(em, node), None
+            elif id(node) in prods or id(node) in cons:
+                (expr, more), reused = residual_call(em, node, prods, cons, kept), None
             else:
                 expr, reused = _node_expr(em, view, owned, last, i)
             out = view.outputs[0]
-            lhs = em.define(out)
+            lhs = em.define(out) + more
             fresh = _fresh(node.op)
             if fresh and out.uid not in viewed:
                 owned.add(out.uid)

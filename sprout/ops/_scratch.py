@@ -38,3 +38,34 @@ def copy_into(name: str, view: np.ndarray) -> np.ndarray:
     out = scratch(name, view.shape, view.dtype)
     np.copyto(out, view)
     return out
+
+
+class Kept:
+    """One array a generated graph hands from a producer node to a later consumer within a call (an im2col copy
+    kept for the filter gradient), its memory reused by the next call. ``take`` lends it; ``give_back`` (with the
+    array ``take`` returned) ends the loan. While lent (another thread running the same graph, or a call that
+    raised before its consumer ran) ``take`` returns a fresh array instead, so no two live values share it."""
+
+    def __init__(self):
+        self._raw = None
+        self._lent = None
+        self._lock = threading.Lock()
+
+    def take(self, shape: tuple, dtype) -> np.ndarray:
+        dtype = np.dtype(dtype)
+        n = 1
+        for d in shape:
+            n *= int(d)
+        nbytes = n * dtype.itemsize
+        with self._lock:
+            if self._lent is not None or nbytes > MAX_BYTES:
+                return np.empty(shape, dtype)
+            if self._raw is None or self._raw.nbytes < nbytes:
+                self._raw = np.empty(max(nbytes, 1), np.uint8)
+            out = self._lent = self._raw[:nbytes].view(dtype).reshape(shape)
+        return out
+
+    def give_back(self, a: np.ndarray) -> None:
+        with self._lock:
+            if a is self._lent:
+                self._lent = None

@@ -118,9 +118,13 @@ def _conv_infer(x, w, stride=(1, 1), dilation=(1, 1), pad_mode="valid", pad=(0, 
 
 
 # ---- kernels ------------------------------------------------------------------------------------
-def _flat(view: np.ndarray, shape: tuple) -> np.ndarray:
+def _flat(view: np.ndarray, shape: tuple, out: np.ndarray | None = None) -> np.ndarray:
     """``view.reshape(shape)``: a view when the layout allows, else a copy into the "cols" scratch array (the
-    caller consumes it before the next scratch use of that name and never returns it)."""
+    caller consumes it before the next scratch use of that name and never returns it); always a copy into
+    ``out`` when given."""
+    if out is not None:
+        np.copyto(out.reshape(view.shape), view)
+        return out
     try:
         return np.reshape(view, shape, copy=False)
     except ValueError:
@@ -134,14 +138,15 @@ def _gemm_tmp(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.matmul(a, b, out=scratch("gemm", (a.shape[0], b.shape[1]), a.dtype))
 
 
-def _cols(x, kh, kw, stride, dilation, pad_mode, pad, groups):
-    """im2col: (N, G, Cg*kh*kw, Ho*Wo) patches (one copy, into scratch: see ``_flat``) and the geometry."""
+def _cols(x, kh, kw, stride, dilation, pad_mode, pad, groups, out=None):
+    """im2col: (N, G, Cg*kh*kw, Ho*Wo) patches (one copy, into scratch or ``out``: see ``_flat``) and the
+    geometry."""
     n, c, h, w = x.shape
     gh, gw = geometry(h, w, kh, kw, stride, dilation, pad_mode, pad)
     if gh[0] <= 0 or gw[0] <= 0:  # the eager path has no infer call: fail here (dispatch asks infer why)
         raise ValueError("empty convolution output")
     view = windows(pad_input(x, gh, gw), kh, kw, stride, dilation, gh[0], gw[0])
-    return _flat(view, (n, groups, (c // groups) * kh * kw, gh[0] * gw[0])), gh, gw
+    return _flat(view, (n, groups, (c // groups) * kh * kw, gh[0] * gw[0]), out), gh, gw
 
 
 def _from_nchw(d):
@@ -150,7 +155,7 @@ def _from_nchw(d):
     return d.transpose(1, 0, 2, 3).reshape(o, -1)
 
 
-def _cols_cm(x, kh: int, kw: int, stride, dilation, pads, ho: int, wo: int) -> np.ndarray:
+def _cols_cm(x, kh: int, kw: int, stride, dilation, pads, ho: int, wo: int, out=None) -> np.ndarray:
     """Channel-major im2col: (C*kh*kw, N*Ho*Wo) patches of ``x`` zero-padded by ``pads`` = (top, bottom, left,
     right): one transposing copy into the padded buffer, one copy of the windows. With the rows (c, i, j) and
     the columns (n, y, x), a groups=1 convolution is ONE GEMM, and its filter gradient another."""
@@ -165,7 +170,7 @@ def _cols_cm(x, kh: int, kw: int, stride, dilation, pads, ho: int, wo: int) -> n
     s0, s1, s2, s3 = xp.strides
     view = as_strided(xp, (c, kh, kw, n, ho, wo), (s0, s2 * dilation[0], s3 * dilation[1], s1, s2 * stride[0],
                                                    s3 * stride[1]), writeable=False)
-    return _flat(view, (c * kh * kw, n * ho * wo))
+    return _flat(view, (c * kh * kw, n * ho * wo), out)
 
 
 def _zero_border(a: np.ndarray, top: int, bottom: int, left: int, right: int) -> None:
@@ -181,12 +186,14 @@ def _pads(gh, gw) -> tuple:
     return gh[1], gh[2] + gh[3], gw[1], gw[2] + gw[3]
 
 
-def _conv_cm(x, w, stride, dilation, pads, ho: int, wo: int) -> np.ndarray:
-    """groups=1 convolution (N, C, H, W) -> (N, O, Ho, Wo): (O, C*kh*kw) @ channel-major columns, then the
-    (O, N, ...) result transposed back (measured on ResNet-style shapes: 5-30% faster than per-sample GEMMs
-    over (N, K, L) columns, whose M = O rows keep BLAS far from peak)."""
+def _conv_cm(x, w, stride, dilation, pads, ho: int, wo: int, cols=None) -> np.ndarray:
+    """groups=1 convolution (N, C, H, W) -> (N, O, Ho, Wo): (O, C*kh*kw) @ channel-major columns (``cols`` when
+    given, else made here), then the (O, N, ...) result transposed back (measured on ResNet-style shapes: 5-30%
+    faster than per-sample GEMMs over (N, K, L) columns, whose M = O rows keep BLAS far from peak)."""
     o, _, kh, kw = w.shape
-    y = _gemm_tmp(w.reshape(o, -1), _cols_cm(x, kh, kw, stride, dilation, pads, ho, wo))
+    if cols is None:
+        cols = _cols_cm(x, kh, kw, stride, dilation, pads, ho, wo)
+    y = _gemm_tmp(w.reshape(o, -1), cols)
     return y.reshape(o, x.shape[0], ho, wo).transpose(1, 0, 2, 3).copy()  # a fresh array: y is scratch
 
 
@@ -196,17 +203,54 @@ _CM_MIN_ROWS = 64
 
 
 def _conv_impl(x, w, stride=(1, 1), dilation=(1, 1), pad_mode="valid", pad=(0, 0, 0, 0), groups=1):
+    return _conv_with_cols(x, w, stride, dilation, pad_mode, pad, groups, None)[0]
+
+
+def _channel_major(cg: int, kh: int, kw: int, groups: int) -> bool:
+    """Whether the conv and its filter gradient use channel-major (C*kh*kw, N*Ho*Wo) columns (else per-sample
+    (N, G, Cg*kh*kw, Ho*Wo) ones)."""
+    return groups == 1 and cg * kh * kw >= _CM_MIN_ROWS
+
+
+def _conv_with_cols(x, w, stride, dilation, pad_mode, pad, groups, keep):
+    """The convolution and its im2col columns: copied into ``keep`` (a ``Kept``) when given, to be handed to
+    ``filter_grad_from_cols``; else scratch (valid until the next conv kernel)."""
     o, cg, kh, kw = w.shape
-    if groups == 1 and cg * kh * kw >= _CM_MIN_ROWS:
-        n, c, h, wd = x.shape
+    n, c, h, wd = x.shape
+    if _channel_major(cg, kh, kw, groups):
         gh, gw = geometry(h, wd, kh, kw, stride, dilation, pad_mode, pad)
         if gh[0] <= 0 or gw[0] <= 0:  # the eager path has no infer call: fail here (dispatch asks infer why)
             raise ValueError("empty convolution output")
-        return _conv_cm(x, w, stride, dilation, _pads(gh, gw), gh[0], gw[0])
+        out = None if keep is None else keep.take((c * kh * kw, n * gh[0] * gw[0]), x.dtype)
+        cols = _cols_cm(x, kh, kw, stride, dilation, _pads(gh, gw), gh[0], gw[0], out)
+        return _conv_cm(x, w, stride, dilation, _pads(gh, gw), gh[0], gw[0], cols), cols
     # per-sample batched GEMMs over (N, G, K, L) columns
-    cols, gh, gw = _cols(x, kh, kw, stride, dilation, pad_mode, pad, groups)
-    out = gemm(w.reshape(groups, o // groups, -1), cols)  # (N, G, O/G, Ho*Wo): one batched BLAS call
-    return out.reshape(x.shape[0], o, gh[0], gw[0])
+    out = None
+    if keep is not None:
+        gh, gw = geometry(h, wd, kh, kw, stride, dilation, pad_mode, pad)
+        if gh[0] <= 0 or gw[0] <= 0:
+            raise ValueError("empty convolution output")
+        out = keep.take((n, groups, cg * kh * kw, gh[0] * gw[0]), x.dtype)
+    cols, gh, gw = _cols(x, kh, kw, stride, dilation, pad_mode, pad, groups, out)
+    y = gemm(w.reshape(groups, o // groups, -1), cols)  # (N, G, O/G, Ho*Wo): one batched BLAS call
+    return y.reshape(n, o, gh[0], gw[0]), cols
+
+
+def conv_keep(x, w, keep, stride=(1, 1), dilation=(1, 1), pad_mode="valid", pad=(0, 0, 0, 0), groups=1):
+    """Conv2D that also returns its im2col columns in ``keep``'s buffer, for ``filter_grad_from_cols`` of the same
+    input (generated code pairs a forward with its filter gradient this way: one im2col copy instead of two)."""
+    return _conv_with_cols(x, w, stride, dilation, pad_mode, pad, groups, keep)
+
+
+def keep_nbytes(x_shape, w_shape, itemsize: int, stride=(1, 1), dilation=(1, 1), pad_mode="valid",
+                pad=(0, 0, 0, 0), groups=1) -> int | None:
+    """Bytes of the columns ``conv_keep`` keeps for these static shapes (None when the output would be empty)."""
+    n, c, h, wd = x_shape
+    o, cg, kh, kw = w_shape
+    gh, gw = geometry(h, wd, kh, kw, stride, dilation, pad_mode, pad)
+    if gh[0] <= 0 or gw[0] <= 0:
+        return None
+    return n * c * kh * kw * gh[0] * gw[0] * itemsize
 
 
 def _input_grad(dout, w, x_shape, stride, dilation, pad_mode, pad, groups):
@@ -264,22 +308,37 @@ def _input_grad(dout, w, x_shape, stride, dilation, pad_mode, pad, groups):
 
 
 def _filter_grad(dout, x, w_shape, stride, dilation, pad_mode, pad, groups):
-    # sum over the batch of per-sample GEMMs d[n] @ cols[n]^T on the forward's im2col layout; measured
-    # faster than one long-K GEMM over a channel-major copy (BLAS is slow on its skinny output here)
     o, cg, kh, kw = w_shape
-    n = x.shape[0]
-    if groups == 1 and cg * kh * kw >= _CM_MIN_ROWS:  # one GEMM over channel-major columns: (K, N*L) @ (N*L, O)
+    if _channel_major(cg, kh, kw, groups):
         gh, gw = geometry(x.shape[2], x.shape[3], kh, kw, stride, dilation, pad_mode, pad)
         cols = _cols_cm(x, kh, kw, stride, dilation, _pads(gh, gw), gh[0], gw[0])
+    else:
+        cols, _, _ = _cols(x, kh, kw, stride, dilation, pad_mode, pad, groups)  # (N, G, K, L)
+    return _filter_from(dout, cols, w_shape, groups).astype(x.dtype, copy=False)
+
+
+def _filter_from(dout, cols, w_shape, groups):
+    """dW from the conv's im2col columns: channel-major (K, N*L) ones (2-D) or per-sample (N, G, K, L) ones."""
+    o = w_shape[0]
+    if cols.ndim == 2:  # one GEMM over channel-major columns: (K, N*L) @ (N*L, O)
         d = dout.transpose(1, 0, 2, 3).reshape(o, -1)
         # cols @ d.T, then transposed: OpenBLAS (one thread) is 1.2-1.7x faster in this orientation than d @ cols.T
         # for these skinny products (LeNet's conv2: 409 -> 250 us; a 16-channel 3x3 conv on 32x32, b16: 2.7 -> 1.6 ms)
-        dw = np.ascontiguousarray(gemm(cols, d.T).T)
-        return dw.reshape(w_shape).astype(x.dtype, copy=False)
-    cols, _, _ = _cols(x, kh, kw, stride, dilation, pad_mode, pad, groups)  # (N, G, K, L)
-    d = dout.reshape(n, groups, o // groups, -1)  # (N, G, O/G, L)
+        return np.ascontiguousarray(gemm(cols, d.T).T).reshape(w_shape)
+    # sum over the batch of per-sample GEMMs d[n] @ cols[n]^T on the forward's im2col layout; measured
+    # faster than one long-K GEMM over a channel-major copy (BLAS is slow on its skinny output here)
+    d = dout.reshape(dout.shape[0], groups, o // groups, -1)  # (N, G, O/G, L)
     per_sample = gemm(d, np.swapaxes(cols, -1, -2))  # (N, G, O/G, K)
-    return np.add.reduce(per_sample, axis=0).reshape(w_shape).astype(x.dtype, copy=False)
+    return np.add.reduce(per_sample, axis=0).reshape(w_shape)
+
+
+def filter_grad_from_cols(dout, cols, keep, filter_shape, stride=(1, 1), dilation=(1, 1), pad_mode="valid",
+                          pad=(0, 0, 0, 0), groups=1):
+    """Conv2DBackpropFilter from the columns ``conv_keep`` kept for the same input; ends ``keep``'s loan."""
+    try:
+        return _filter_from(dout, cols, tuple(filter_shape), groups).astype(cols.dtype, copy=False)
+    finally:
+        keep.give_back(cols)
 
 
 def _conv_bprop(x, w, out, dout, **attrs):
@@ -334,5 +393,33 @@ def _bpf_bprop(dout, x, out, g, filter_shape, **attrs):
 
 CONV2D_BACKPROP_FILTER = register(Op("Conv2DBackpropFilter", _bpf_impl, _bpf_infer, _bpf_bprop, "opaque",
                                      fresh_output=True))
+
+_DEFAULTS = dict(stride=(1, 1), dilation=(1, 1), pad_mode="valid", pad=(0, 0, 0, 0), groups=1)
+
+
+def _norm(attrs: dict) -> dict:
+    return {k: tuple(v) if isinstance(v, list) else v for k, v in {**_DEFAULTS, **attrs}.items()}
+
+
+def _keep_pair(p, q) -> int | None:
+    """Bytes of the columns a Conv2D ``p`` would keep for the filter gradient ``q`` of the same input and
+    attributes (static shapes only), or None when ``q`` cannot use them."""
+    x, w = p.inputs
+    xq = q.inputs[1]
+    if getattr(xq, "uid", None) != getattr(x, "uid", -1) or not hasattr(w, "uid"):
+        return None
+    attrs = dict(q.attrs)
+    fs = attrs.pop("filter_shape", None)
+    xt, wt = x.type, w.type
+    if (fs is None or _norm(attrs) != _norm(p.attrs) or xt.shape is None or wt.shape is None
+            or None in xt.shape or None in wt.shape or tuple(fs) != tuple(wt.shape) or xt.dtype is not wt.dtype):
+        return None
+    return keep_nbytes(xt.shape, wt.shape, xt.dtype.np.itemsize, **_norm(p.attrs))
+
+
+# generated code runs a Conv2D whose input also feeds a Conv2DBackpropFilter as ``conv_keep`` and the filter
+# gradient as ``filter_grad_from_cols``: the forward's im2col copy is made once (backend/pycodegen.py, residuals)
+CONV2D.extra["residual"] = {"consumer": CONV2D_BACKPROP_FILTER, "shared": 1, "pair": _keep_pair,
+                            "produce": conv_keep, "consume": filter_grad_from_cols}
 
 from . import nn_functional as F  # noqa: E402

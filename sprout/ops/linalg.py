@@ -90,6 +90,9 @@ def _matmul_emit(ctx, node, args):
     if attrs and not (all(len(x.type.shape) == 2 for x in ins) and set(attrs) <= {"transpose_a", "transpose_b"}):
         return None
     ta, tb = (".T" if attrs.get(k) else "" for k in ("transpose_a", "transpose_b"))
+    bt = ctx.transposed(node, ins[1]) if tb else None  # a C-contiguous x.T the generator copied once for many GEMMs
+    if bt is not None:
+        return f"{args[0]}{ta} @ {bt}", None
     return f"{args[0]}{ta} @ {args[1]}{tb}", None
 
 
