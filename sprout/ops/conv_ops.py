@@ -268,6 +268,13 @@ def _input_grad(dout, w, x_shape, stride, dilation, pad_mode, pad, groups):
         wf = np.ascontiguousarray(w.transpose(1, 0, 2, 3)[:, :, ::-1, ::-1])
         return _conv_cm(dout, wf, (1, 1), (1, 1), (kh - 1 - top, kh - 1 - bottom, kw - 1 - left, kw - 1 - right),
                         h, wd)
+    if groups == 1 and conv_loops.usable(n * c * kh * kw * ho * wo, dout.dtype, stride, dilation):
+        # the exact GEMM, then one numba pass adding every column value at its input position
+        dcols = _gemm_tmp(w.reshape(o, -1).T, _from_nchw(dout)).reshape(c, kh, kw, n, ho, wo)
+        exact = padded == (n, c, h, wd)
+        acc = np.empty(padded, dout.dtype) if exact else scratch("acc", padded, dout.dtype)
+        conv_loops.col2im(dcols, acc)
+        return acc if exact else np.ascontiguousarray(crop(acc, gh, gw, h, wd))
     if groups == 1 and tuple(stride) == (1, 1) and tuple(dilation) == (1, 1) and (ho, wo) == (hp - kh + 1,
                                                                                           wp - kw + 1):
         # "planar" col2im: dout is placed in zero planes of the padded size (Hp, Wp), so each of the kh*kw shifted
@@ -422,4 +429,4 @@ def _keep_pair(p, q) -> int | None:
 CONV2D.extra["residual"] = {"consumer": CONV2D_BACKPROP_FILTER, "shared": 1, "pair": _keep_pair,
                             "produce": conv_keep, "consume": filter_grad_from_cols}
 
-from . import nn_functional as F  # noqa: E402
+from . import conv_loops, nn_functional as F  # noqa: E402

@@ -1,6 +1,7 @@
 """Fast paths of the code generator and the GEMM rewrites: same results as eager (and as the unrewritten
 graph), and the generated source really uses them."""
 import numpy as np
+import pytest
 
 import sprout as ms
 from sprout import nn, ops
@@ -158,6 +159,28 @@ def test_kept_buffer_is_lent_once_at_a_time():
     k.give_back(a)
     c = k.take((2, 3), np.float64)          # back: the same memory again
     assert np.shares_memory(c, a)
+
+
+def test_numba_col2im_input_gradient_matches_the_numpy_forms(monkeypatch):
+    pytest.importorskip("numba")
+    from sprout.ops import conv_loops
+
+    conv_loops._compile()
+    loop = conv_loops._col2im
+    r = np.random.default_rng(5)
+    for dtype in (np.float32, np.float64):
+        for pad, dil, stride in (((0, 0, 0, 0), (1, 1), (1, 1)), ((1, 2, 0, 3), (1, 1), (1, 1)),
+                                 ((1, 1, 1, 1), (1, 1), (2, 1)), ((2, 0, 1, 1), (2, 1), (1, 1))):
+            attrs = dict(stride=stride, dilation=dil, pad_mode="pad", pad=pad, groups=1)
+            x, w = r.standard_normal((6, 5, 19, 17)).astype(dtype), r.standard_normal((16, 5, 3, 4)).astype(dtype)
+            d = r.standard_normal(conv_ops._conv_impl(x, w, **attrs).shape).astype(dtype)
+            monkeypatch.setattr(conv_loops, "_col2im", loop)
+            assert conv_loops.usable(d.size * 12, dtype, stride, dil) == (stride == dil == (1, 1))
+            got = conv_ops._input_grad(d, w, x.shape, **attrs)
+            monkeypatch.setattr(conv_loops, "_col2im", False)  # the NumPy forms
+            want = conv_ops._input_grad(d, w, x.shape, **attrs)
+            assert got.dtype == want.dtype == dtype and got.flags.c_contiguous
+            np.testing.assert_allclose(got, want, rtol=1e-5 if dtype == np.float32 else 1e-12, atol=1e-5)
 
 
 def test_tiled_max_pool_grad_routes_ties_to_the_first_tap():
