@@ -37,10 +37,11 @@ def _time_collectives() -> None:
 
     def timed_check(*a):
         t0 = time.perf_counter()
-        check(*a)
+        same_plan = check(*a)
         _SPENT["check"] += time.perf_counter() - t0
+        return same_plan
 
-    def timed_run(kind, group, x, attrs, call):
+    def timed_run(kind, group, x, attrs, call, site=None):
         def timed_call(b):
             t0 = time.perf_counter()
             out = call(b)
@@ -48,7 +49,7 @@ def _time_collectives() -> None:
             _SPENT["n"] += 1
             return out
 
-        return run(kind, group, x, attrs, timed_call)
+        return run(kind, group, x, attrs, timed_call, site)
 
     collective._check, collective.run = timed_check, timed_run
 

@@ -16,15 +16,17 @@ _KINDS = ("AllReduce", "AllGather", "ReduceScatter", "Broadcast", "AlltoAll", "B
           "Scatter", "allgather_object", "broadcast_object", "AllGatherV", "ReduceScatterV", "AlltoAllV",
           "AlltoAllVC")
 _SIG_DIMS = 8
-SIG_LEN = 5 + _SIG_DIMS
+SIG_LEN = 6 + _SIG_DIMS
+_PLAN = 5  # the slot of a compiled graph's (digest, position) of the collective (-1 eager); see Site
+_SAME = np.array([i != _PLAN for i in range(SIG_LEN)])
 
 
 _SIGNATURES: dict = {}  # (kind, dtype, shape, attrs) -> the row without its sequence number
 
 
 def _signature(kind: str, seq: int, x: np.ndarray | None, attrs: tuple) -> np.ndarray:
-    """Fixed-size int64 row: sequence number, op, dtype, rank, dims (hashed past 8), attributes hash (the rest of the
-    row is built once per kind, dtype, shape and attributes)."""
+    """Fixed-size int64 row: sequence number, op, dtype, rank, attributes hash, graph plan, dims (hashed past 8) (the
+    rest of the row is built once per kind, dtype, shape and attributes)."""
     text = repr(attrs)  # (the text, not the values: 1 and 1.0 are equal keys but different attributes)
     key = (kind, text) if x is None else (kind, x.dtype, x.shape, text)
     row = _SIGNATURES.get(key)
@@ -47,7 +49,7 @@ def _signature_row(kind: str, x: np.ndarray | None, attrs_text: str) -> np.ndarr
         dims = list(x.shape)
         if len(dims) > _SIG_DIMS:
             dims = dims[:_SIG_DIMS - 1] + [zlib.crc32(repr(dims).encode()) & 0x7FFFFFFF]
-        sig[5:5 + len(dims)] = dims
+        sig[6:6 + len(dims)] = dims
     return sig
 
 
@@ -57,11 +59,16 @@ def _describe(kind: str, x: np.ndarray | None, attrs: tuple) -> str:
     return f"{kind}{data}" + (f" ({extra})" if extra else "")
 
 
-def _check(g: Group, kind: str, x: np.ndarray | None, attrs: tuple) -> None:
+def _check(g: Group, kind: str, x: np.ndarray | None, attrs: tuple, site: Site | None = None) -> bool:
+    """Compare this call's signature on every member (raise on every rank when they differ); True when every
+    member is at the same position of the same compiled list of collectives (``site``), so the run's next sites
+    may skip their checks."""
     sig = _signature(kind, g.seq, x, attrs)
+    if site is not None:
+        sig[_PLAN] = (site.digest << 20) | (site.pos & 0xFFFFF)
     rows = g.backend.signatures(sig)
-    if (rows == sig).all():
-        return
+    if (rows[:, _SAME] == sig[_SAME]).all():
+        return site is not None and bool((rows[:, _PLAN] == sig[_PLAN]).all())
     texts = g.backend.allgather_object((g.seq, _describe(kind, x, attrs)))
     parts = "; ".join(f"rank {g.ranks[i]}: {t} (#{s})" for i, (s, t) in enumerate(texts))
     note = ""
@@ -73,20 +80,41 @@ def _check(g: Group, kind: str, x: np.ndarray | None, attrs: tuple) -> None:
                                   f"{parts}{note}")
 
 
-def run(kind: str, group: str, x: np.ndarray | None, attrs: tuple, call: Callable) -> Any:
+class Site:
+    """One collective of a compiled graph whose collectives all run unconditionally, in the graph's order (no
+    control flow around them). ``digest`` hashes the ordered list of the graph's collectives on this site's group
+    (op, input dtype and shape, attributes); ``pos`` is this collective's place in it; ``prev`` is the site of the
+    previous one (None: none, or one without a site). A site whose group's previous collective was ``prev`` skips
+    the cross-rank check: the check of an earlier site of this run compared (digest, position) on every member, so
+    every member runs the same collectives on the group from there on. A new compile makes new sites (checked)."""
+
+    __slots__ = ("digest", "pos", "prev")
+
+    def __init__(self, digest: int, pos: int, prev: Site | None):
+        self.digest, self.pos, self.prev = digest, pos, prev
+
+
+def run(kind: str, group: str, x: np.ndarray | None, attrs: tuple, call: Callable, site: Site | None = None) -> Any:
     """Run ``call(backend)`` as collective ``kind`` on ``group`` after the checks. ``attrs`` are (name, value)
-    pairs every rank must agree on."""
+    pairs every rank must agree on; ``site``: the call comes from a compiled graph (see ``Site``)."""
     st = current()
     g = st.member(group, kind)
     g.seq += 1
+    last, g.last_site = g.last_site, site
+    if site is not None and site.prev is not None and last is site.prev and g.plan_ok:
+        check = False  # an earlier site of this run showed that every member runs the same collectives
+    else:
+        check = True
     if g.size == 1:
         return call(g.backend)
     dog = st.extra.get("watchdog")
     if dog is not None:
         dog.enter(g, kind, x)
     try:
-        if context.get_context("comm_check"):
-            _check(g, kind, x, attrs)
+        if not context.get_context("comm_check"):
+            g.plan_ok = False
+        elif check:
+            g.plan_ok = _check(g, kind, x, attrs, site)
         return call(g.backend)
     finally:
         if dog is not None:

@@ -36,6 +36,8 @@ class Group:
     ranks: tuple
     backend: Any = None
     seq: int = 0  # collectives issued on this group by this rank (the same on every member when SPMD)
+    last_site: Any = None  # the compiled-graph site (collective.Site) of the last collective, None if eager
+    plan_ok: bool = False  # the last check found every member at the same place of the same compiled collectives
 
     @property
     def size(self) -> int:

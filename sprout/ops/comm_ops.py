@@ -11,6 +11,7 @@ from ..core.dispatch import bind
 from ..core.op import Op, register
 from ..core.types import TensorType
 from . import functional as F
+from .comm_sites import graph_sites
 from ._infer import fmt_shape
 
 
@@ -76,19 +77,31 @@ def _all_reduce_bprop(x, out, dout, op="sum", group=HCCL_WORLD_COMM_GROUP):
     return (F.mul(all_reduce(dout, "sum", group), F.cast(F.equal(x, out), dout.dtype)),)
 
 
-def _all_reduce_in_place(x, op="sum", group=HCCL_WORLD_COMM_GROUP):
+def _all_reduce_in_place(x, op="sum", group=HCCL_WORLD_COMM_GROUP, site=None):
     """AllReduce into ``x`` itself (MPI_IN_PLACE, no copy): generated code calls it when ``x`` is a dead buffer
-    of the graph, such as the data-parallel reducer's packed gradient bucket."""
-    return C.run("AllReduce", group, x, (("op", op),), lambda b: b.allreduce(x, op))
+    of the graph, such as the data-parallel reducer's packed gradient bucket. ``site``: see ``collective.Site``."""
+    return C.run("AllReduce", group, x, (("op", op),), lambda b: b.allreduce(x, op), site)
+
+
+def _all_reduce_sited(x, op="sum", group=HCCL_WORLD_COMM_GROUP, site=None):
+    """AllReduce of a private copy of ``x`` called from a compiled graph with its ``site``."""
+    return C.run("AllReduce", group, x, (("op", op),), lambda b: b.allreduce(C.owned(x), op), site)
 
 
 def _all_reduce_emit(ctx, node, args):
     x = node.inputs[0]
-    if not ctx.dead_big_input(node, x) or set(node.attrs) - {"op", "group"}:
+    if set(node.attrs) - {"op", "group"}:
         return None
-    fn = ctx.bind("_all_reduce_in_place", _all_reduce_in_place)
-    attrs = ", ".join(f"{k}={ctx.literal(v)}" for k, v in node.attrs.items())
-    return f"{fn}({args[0]}{', ' if attrs else ''}{attrs})", x.uid
+    in_place = ctx.dead_big_input(node, x)
+    site = graph_sites(ctx.em).get(id(node))
+    if not in_place and site is None:
+        return None
+    fn = ctx.bind("_all_reduce_in_place", _all_reduce_in_place) if in_place else \
+        ctx.bind("_AllReduce_sited", _all_reduce_sited)
+    attrs = [f"{k}={ctx.literal(v)}" for k, v in node.attrs.items()]
+    if site is not None:
+        attrs.append(f"site={ctx.bind('_comm_site', site)}")
+    return f"{fn}({args[0]}, {', '.join(attrs)})" if attrs else f"{fn}({args[0]})", x.uid if in_place else None
 
 
 ALL_REDUCE = _collective("AllReduce", _all_reduce_impl, _all_reduce_infer, _all_reduce_bprop)
