@@ -18,7 +18,8 @@ __all__ = ["tan", "asin", "arcsin", "acos", "arccos", "atan", "arctan", "sinh", 
            "copysign", "fmod", "logaddexp", "logaddexp2", "heaviside", "nextafter", "igamma", "igammac", "gammainc",
            "gammaincc", "zeta", "truncate_div", "truncate_mod", "gcd", "lcm", "bitwise_left_shift",
            "bitwise_right_shift", "invert", "bitwise_not", "signbit", "population_count", "log2", "log10", "exp2",
-           "frac", "ldexp", "float_power", "lerp", "deg2rad", "rad2deg", "logit", "sgn", "positive", "subtract",
+           "frac", "ldexp", "float_power", "float_power_ext", "lerp", "deg2rad", "rad2deg", "logit", "sgn", "positive",
+           "subtract",
            "multiply", "floor_divide", "floormod", "cosine_similarity", "tensor_add", "tensor_sub",
            "tensor_mul", "tensor_div", "tensor_pow", "tensor_mod", "tensor_floordiv", "tensor_gt", "tensor_ge",
            "tensor_lt", "tensor_le", "tensor_exp", "tensor_expm1", "tensor_muls", "pows", "fmax", "fmin",
@@ -229,6 +230,21 @@ def float_power(input, exponent):  # noqa: A002
     if not isinstance(a, Tensor):
         a = Tensor(np.asarray(a, np.float64))
     return pow(a, b)
+
+
+def float_power_ext(input, exponent):  # noqa: A002
+    """``float_power`` as MindSpore's float_power_ext: a Float64 result; complex operands and two numbers are a
+    TypeError."""
+    if not isinstance(input, Tensor) and not isinstance(exponent, Tensor):
+        raise TypeError(f"float_power_ext: at least one of input and exponent must be a Tensor, got "
+                        f"{type(input).__name__} and {type(exponent).__name__}")
+    for name, v in (("input", input), ("exponent", exponent)):
+        if isinstance(v, complex) or (isinstance(v, Tensor) and v.dtype.is_complex):
+            raise TypeError(f"float_power_ext: {name} must be a Tensor or a number (not complex), got "
+                            f"{v.dtype if isinstance(v, Tensor) else type(v).__name__}")
+        if not isinstance(v, (Tensor, bool, int, float)):
+            raise TypeError(f"float_power_ext: {name} must be a Tensor or a number, got {type(v).__name__}")
+    return float_power(input, exponent)
 
 
 def lerp(input, end, weight):  # noqa: A002

@@ -38,7 +38,15 @@ def sat_grad(ms, ops, kernel, size, x, s, t, w):
     return ms.grad(loss)(x)
 
 
-HELPERS = {"sat_grad": sat_grad}
+def fpe_grad(ms, ops, x):
+    """d sum(float_power_ext(x, 2.5)) / dx."""
+    def loss(a):
+        return ops.float_power_ext(a, 2.5).sum()
+
+    return ms.grad(loss)(x)
+
+
+HELPERS = {"sat_grad": sat_grad, "fpe_grad": fpe_grad}
 
 
 def SZ(h, w):
@@ -180,4 +188,21 @@ CASES += [
     OC("sdbb_seed_float_raises", "ops.SampleDistortedBoundingBoxV2(1.0, 1)", check="raises", match="seed", jit=False),
     OC("sdbb_ratio_int_raises", "ops.SampleDistortedBoundingBoxV2(1, 1, (1, 2))", check="raises",
        match="aspect_ratio_range", jit=False),
+]
+
+# ops.float_power_ext (a composite: Float64 power)
+CASES += [
+    OC("float_power_ext_scalar", "ops.float_power_ext(x, 2)", {"x": U(3, 4)}, rtol=1e-12, atol=1e-12),
+    OC("float_power_ext_tensors", "ops.float_power_ext(x, y)", {"x": U(3, 4, lo=0.1, hi=3), "y": U(4, lo=-2, hi=2)},
+       rtol=1e-12, atol=1e-12),
+    OC("float_power_ext_int", "ops.float_power_ext(x, y)", {"x": I(5, lo=1, hi=6), "y": C([2, -3, -4, 0, 1], "int32")},
+       rtol=1e-12, atol=1e-12),
+    OC("float_power_ext_number_base", "ops.float_power_ext(2, x)", {"x": U(4)}, rtol=1e-12, atol=1e-12),
+    OC("float_power_ext_negative_base", "ops.float_power_ext(x, 0.5)", {"x": C([-2.0, 4.0], "float32")}),
+    OC("float_power_ext_grad", "fpe_grad(ms, ops, x)",
+       {"x": U(3, lo=0.5, hi=3)}, rtol=1e-6, jit=False),
+    OC("float_power_ext_complex_raises", "ops.float_power_ext(x, 2)", {"x": C([1 + 1j], "complex64")},
+       check="raises", match="float_power_ext: input"),
+    OC("float_power_ext_numbers_raises", "ops.float_power_ext(2, 3)", check="raises", match="float_power_ext",
+       jit=False),
 ]
