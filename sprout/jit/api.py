@@ -313,6 +313,8 @@ class JitFunction:
             log = logger.warning if context.get_context("jit_log") else logger.info
             log("sprout.jit: %s (%s) cannot use symbolic dimensions (%s: %s); compiling per shape",
                 self.fn.__qualname__, self.where, type(exc).__name__, str(exc).splitlines()[0] if str(exc) else "")
+        if flags.syntax_level == "STRICT":  # MindSpore's STRICT graphs return a dict as the tuple of its values
+            traced.out_spec = _dicts_as_tuples(traced.out_spec)
         stages = [("trace", traced.graph)]
         timings.append(("trace", (time.perf_counter() - t0) * 1e3))
         level = flags.jit_level
@@ -346,6 +348,18 @@ class JitFunction:
     @property
     def stats(self) -> dict:
         return self.stats_record.as_dict()
+
+
+def _dicts_as_tuples(spec):
+    """An output spec whose dicts (at any depth) become tuples of their values, as STRICT returns them."""
+    if not isinstance(spec, tuple) or not spec or not isinstance(spec[0], str):
+        return spec  # a Slot
+    tag = spec[0]
+    if tag == "dict":
+        return ("tuple", tuple, [_dicts_as_tuples(v) for _, v in spec[2]])
+    if tag in ("tuple", "namedtuple", "list", "node"):
+        return (tag, spec[1], [_dicts_as_tuples(x) for x in spec[2]])
+    return spec  # "pyscalar", "const"
 
 
 def _observed_run(ex: Executable, leaves: list):

@@ -13,6 +13,7 @@ from ...core import dispatch
 from ...core.tensor import Parameter, Tensor
 from ...core.types import TensorType
 from ...ir.builder import GraphBuilder, Tracer
+from ...ir.scalars import as_scalar
 from ...core.errors import is_library
 from ...core.host import HostList
 from ...core.pytree import NODES
@@ -190,6 +191,7 @@ class Capture(Handlers):
         t = self.conv_src.get(key)
         if t is None:
             t = self.builder.add_input(TensorType((), mstype.float32), _path_name(path), ("FLOAT", path))
+            as_scalar(t, float)  # stays a Python float through scalar arithmetic and when it leaves the graph
             self.conv_src[key] = t
             self._register(t, path)
         return t

@@ -18,6 +18,7 @@ from ...core.pytree import NODES, rebuild
 from ...core.tensor import Tensor
 from ...ir.builder import Tracer
 from ...ir.effects import has_io
+from ...ir.scalars import ScalarTracer
 from ...passes.pipeline import default_level
 from ...core.errors import JitSyntaxError, SourceLoc
 from . import py311
@@ -176,6 +177,8 @@ def _build_entry(cap: Capture, kind: str, payload) -> Entry:
                     out_index[i] = len(outs)
                     outs.append(v)
                 r = ("O", out_index[i])
+                if isinstance(v, ScalarTracer):  # a Python number carried by a graph loop: a Python number again
+                    r = ("CALL", ("K", v.py_kind), [r], [])
         elif i in conv:
             r = ("P", conv[i])
         elif isinstance(v, list):
