@@ -301,8 +301,11 @@ for _name, _b, _l in (("__and__", F.bitwise_and, F.logical_and), ("__or__", F.bi
 Tensor.__invert__ = F.logical_not  # casts a non-Bool tensor to Bool first
 
 
-def _round_builtin(self):
+def _round_builtin(self, *ndigits):
     """``round(t)``: elementwise round half to even, a Tensor (``round(t, n)`` is a TypeError, as in MindSpore)."""
+    if ndigits:
+        raise TypeError(f"round(): When applying round() to tensor, only one tensor is supported as input "
+                        f"(got ndigits={ndigits[0]!r}); round a scaled tensor instead: ops.round(x * 10**n) / 10**n")
     return F.round(self)
 
 

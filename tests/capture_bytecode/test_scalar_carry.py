@@ -64,3 +64,20 @@ def test_kinds_match_mindspore():
     assert run_in_mode(while_loop_tuple, (Tensor(3),), "bytecode") == (3, 6)
     out = run_in_mode(float_counter_of_tensor_while, (Tensor(3),), "bytecode")
     assert type(out[0]) is float and out[0] == 12.0
+
+
+def _round_with_ndigits(x):
+    return round(x, 1)
+
+
+def _round(x):
+    return round(x)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_round_of_a_tensor_with_ndigits_is_a_type_error(mode):
+    """``round(t, n)``: a TypeError saying only ``round(t)`` is supported, in every mode (was a message naming a
+    sprout-internal function)."""
+    with pytest.raises(TypeError, match=r"only one tensor is supported as input \(got ndigits=1\)"):
+        run_in_mode(_round_with_ndigits, (Tensor([1.25, 2.5]),), mode)
+    assert run_in_mode(_round, (Tensor([1.5, 2.5]),), mode).asnumpy().tolist() == [2.0, 2.0]
