@@ -22,6 +22,7 @@ from ..ir.graph import Const
 from ..ir.scalars import as_scalar, join_kinds, kind_of
 from ..ops import functional as F
 from ..ops.control import COND, WHILE_LOOP
+from . import loop_alias as _loop_alias
 
 _NUMBERS = (bool, int, float, np.bool_, np.integer, np.floating)
 
@@ -453,7 +454,9 @@ def _symbolic_while(cond_fn, body_fn, state, names, live_out, loc):
     # reaches that object while the variable is still it (until the body rebinds the name, maybe only on one
     # branch of an if). A carried bool says so (``alias_when``); the tensor is carried too when the body
     # writes it. {leaf index: flag tensor}; a flag the body never clears stays a constant True (not carried)
-    still: dict = {i: Tensor(np.array(True)) for i in carry if i not in kinds and isinstance(leaves[i], Tensor)}
+    # (one flag per pair of a loop variable and an object it may be: its entry object, or an outer one the body
+    # binds it to, which it is after the loop when the body ran: fuzz-28, ``capture/loop_alias.py``)
+    pairs: dict = _loop_alias.entry_pairs(leaves, carry, kinds)
     for _ in range(5):
         order = sorted(carry)
         in_types = [carry[i] for i in order]
@@ -464,18 +467,17 @@ def _symbolic_while(cond_fn, body_fn, state, names, live_out, loc):
                 cur[i] = as_scalar(t, kinds[i]) if i in kinds else t
             b = dispatch.current_builder()
             record["builder"], record["ins"] = b, ts
-            for i, t in zip(order, ts):  # a flag the body never clears is True: no need to read it
-                if i in still:
-                    carried = any(still[i] is e for e in extra)
-                    b.alias_when(t, leaves[i], b.target(still[i]) if carried else None)
+            _loop_alias.seed_body(b, pairs, order, ts, extra)
             out = tuple(body_fn(*unflatten(spec, cur)))
             record["out"] = out
             out_leaves: list = []
             record["spec"] = flatten(out, out_leaves, _is_value_leaf)
             record["leaves"] = out_leaves
-            for i, t in zip(order, ts):  # rebound in the body: no longer the entry object afterwards
-                if i in still:
-                    _clear_when_rebound(b, still[i], t, out_leaves[i] if len(out_leaves) == len(leaves) else None)
+            outs = out_leaves if len(out_leaves) == len(leaves) else []
+            # new (variable, object) pairs, then what each variable is after this iteration (a new pair's flag is
+            # written here, so it is carried from the next trace on)
+            record["new_pairs"] = _loop_alias.discover(b, pairs, order, ts, outs, leaves)
+            _loop_alias.rebind(b, pairs, order, ts, outs, extra)
             if len(out_leaves) != len(leaves):
                 return []
             return [_coerce(out_leaves[i], carry[i]) for i in order]
@@ -505,12 +507,13 @@ def _symbolic_while(cond_fn, body_fn, state, names, live_out, loc):
         if more:
             extra, changed = extra + more, True
         index = {v.uid: k for k, v in enumerate(g_body.inputs)}
-        for t, _ in g_body.updates:
+        for t, _ in g_body.updates:  # a loop variable written in the body: so is each object it may be
             k = index[t.uid]
             i = order[k] if k < len(order) else None
-            if i is not None and i in still and all(leaves[i] is not e for e in extra):
-                extra = extra + [leaves[i]]
-                changed = True
+            for obj in (o for (j, _), (o, _) in pairs.items() if j == i):
+                if all(obj is not e for e in extra):
+                    extra, changed = extra + [obj], True
+        changed = changed or record.pop("new_pairs", False)
         for i in order:
             if i in kinds:
                 kind = join_kinds(kinds[i], kind_of(record["leaves"][i]))
@@ -549,7 +552,7 @@ def _symbolic_while(cond_fn, body_fn, state, names, live_out, loc):
         inits.append(x)
     outs = bind(WHILE_LOOP, (*inits, *extra, *g_cond.captured, *g_body.captured),
                 {"cond": g_cond, "body": g_body, "n_vars": len(order) + len(extra), "n_cond": len(g_cond.captured)})
-    flags = {id(f) for f in still.values()}
+    flags = {id(f) for _, f in pairs.values()}
     kept = [(e, o) for e, o in zip(extra, outs[len(order):]) if id(e) not in flags]
     write_back([e for e, _ in kept], [o for _, o in kept])
     final = list(leaves)
@@ -557,9 +560,7 @@ def _symbolic_while(cond_fn, body_fn, state, names, live_out, loc):
         final[i] = as_scalar(o, kinds[i]) if i in kinds else o
     flag_out = {id(e): o for e, o in zip(extra, outs[len(order):]) if id(e) in flags}
     b = dispatch.current_builder()
-    for i, f in still.items():  # after the loop: the entry object while the flag held (None: always)
-        if isinstance(final[i], Tracer):
-            b.alias_when(final[i], leaves[i], flag_out.get(id(f)))
+    _loop_alias.after_loop(b, pairs, final, flag_out)  # after the loop: each object while its flag held
     entry = [leaves[i] for i in order]  # a loop variable's view: of its entry object or of its final value
     escaped = _views.escaping(record["builder"], record["leaves"], record["ins"], entry)
     _views.mark_escaped(escaped, final, {k: final[i] for k, i in enumerate(order)})
@@ -567,22 +568,6 @@ def _symbolic_while(cond_fn, body_fn, state, names, live_out, loc):
         if i not in carry:
             final[i] = Undefined(leaf_names[i], "it is assigned only inside a while loop on a tensor condition", loc)
     return unflatten(spec, final)
-
-
-def _clear_when_rebound(b, flag: Tensor, t: Tracer, out) -> None:
-    """The body's result ``out`` for loop variable ``t``: the same object keeps ``flag``; a Cond result that
-    is ``t``'s object only when its predicate held (``alias_when``) keeps it only then; anything else clears it."""
-    if out is t:
-        return
-    target = b.target(flag)
-    entry = b._when.get(id(out)) if out is not None else None
-    for other, pred, negate in (entry[1] if entry is not None and entry[0] is out else ()):
-        if other is t:
-            if pred is not None:
-                keep = F.logical_not(pred) if negate else pred
-                b.write(target, F.logical_and(target, keep)._var)
-            return
-    b.write(target, Const(np.array(False)))
 
 
 def _structured_undefined(state, out, names, live):
