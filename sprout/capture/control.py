@@ -150,16 +150,17 @@ def _flat(tree) -> list:
 
 
 # ---- Cond -----------------------------------------------------------------------------------------
-def cond(pred, then_fn, else_fn, *operands, names=None, loc=None):
+def cond(pred, then_fn, else_fn, *operands, names=None, dead=(), loc=None):
     """``then_fn(*operands)`` if ``pred`` else ``else_fn(*operands)``. With a concrete predicate only the
     taken branch runs; with a symbolic one both branches are traced into a Cond node. The branches'
     results must have one structure; tensors in them must agree in shape and dtype (a Python number
-    facing a tensor is converted to it; numbers that differ become tensors)."""
+    facing a tensor is converted to it; numbers that differ become tensors). ``dead``: the names (of
+    ``names``) nothing reads after the if: not results of the Cond, ``Undefined`` after it."""
     if not is_symbolic(pred):
         return then_fn(*operands) if truth(pred, loc) else else_fn(*operands)
     loc = loc or user_loc(2)
     with _traced("both branches of the tensor if", loc):
-        return _symbolic_cond(pred, then_fn, else_fn, operands, names, loc)
+        return _symbolic_cond(pred, then_fn, else_fn, operands, names, loc, dead)
 
 
 @contextlib.contextmanager
@@ -176,7 +177,7 @@ def _traced(what: str, loc):
         raise
 
 
-def _symbolic_cond(pred, then_fn, else_fn, operands, names, loc):
+def _symbolic_cond(pred, then_fn, else_fn, operands, names, loc, dead=()):
     pred = _predicate(pred, loc)
     op_leaves: list = []
     op_spec = flatten(operands, op_leaves, _is_tensor)
@@ -198,6 +199,10 @@ def _symbolic_cond(pred, then_fn, else_fn, operands, names, loc):
     graphs = {side: trace_subgraph(tracer_for(side), in_types, f"cond_{side}")[0] for side in fns}
     if names is not None:
         _branch_fixes(record["then"][2], record["else"][2], names, fixes)
+        if dead and all(isinstance(record[side][2], tuple) and len(record[side][2]) == len(names) for side in fns):
+            for i, name in enumerate(names):
+                if name in dead:
+                    fixes["then"][i] = fixes["else"][i] = Undefined(name, "it is not read after the tensor if", loc)
     outs_of = {side: _apply_fix(record[side][2], fixes[side]) for side in fns}
     (t_leaves, t_spec), (e_leaves, e_spec) = (_leaves_spec(outs_of[side]) for side in fns)
     leaf_names = _leaf_names(outs_of["then"], names)
@@ -381,6 +386,9 @@ def _cond_plan(t_leaves, e_leaves, leaf_names, loc):
     final leaf list (``_OUT`` where an output goes, else a constant or an Undefined)."""
     plan, final = [], []
     for i, (a, b) in enumerate(zip(t_leaves, e_leaves)):
+        if isinstance(a, Undefined) and a is b and a is not UNDEF:  # a name not read after the if (``dead``)
+            final.append(a)
+            continue
         if isinstance(a, Undefined) or isinstance(b, Undefined):
             side = "then" if isinstance(b, Undefined) else "else"
             final.append(Undefined(leaf_names[i], f"it is assigned only in the {side}-branch of a tensor if", loc))

@@ -6,7 +6,7 @@ import time
 from dataclasses import dataclass, field
 
 from .gen import generate
-from .harness import CHECKS, MODES, check_program
+from .harness import CHECKS, MODES, OVERFLOW, check_program
 from .shrink import failure_key
 
 
@@ -20,6 +20,8 @@ class Summary:
     first: dict = field(default_factory=dict)    # failure key -> [(seed, outcome)] (a few per key)
     failing_seeds: dict = field(default_factory=dict)  # seed -> sorted failure keys
     invalid: collections.Counter = field(default_factory=collections.Counter)
+    overflow: collections.Counter = field(default_factory=collections.Counter)  # (check, mode) -> checks invalid
+    # by the float32 overflow rule (harness docstring)
     seconds: float = 0.0
 
     def add(self, seed: int, res, per_key: int = 3) -> None:
@@ -34,6 +36,8 @@ class Summary:
         bad = res.failures()
         for o in res.outcomes:
             self.by_outcome[(o.check, o.mode, o.status, o.kind)] += 1
+            if o.status == "invalid" and o.detail.startswith(OVERFLOW):
+                self.overflow[(o.check, o.mode)] += 1
         if bad:
             for f in feats:
                 self.by_feature[f] += 1
@@ -67,6 +71,9 @@ class Summary:
         if self.feature_use:
             lines.append("failing programs per feature (of programs using it):")
             lines += [f"  {f:<14} {self.by_feature[f]:>6} / {n}" for f, n in sorted(self.feature_use.items())]
+        if self.overflow:
+            lines.append("float32 overflow, non-finite values differ (not test cases): " + ", ".join(
+                f"{c}/{m} {n}" for (c, m), n in sorted(self.overflow.items())))
         if self.invalid:
             lines.append("eager rejected (not test cases): " + ", ".join(
                 f"{k} {v}" for k, v in self.invalid.most_common(6)))

@@ -76,6 +76,7 @@ class Converter(ast.NodeTransformer):
         self.locs: list[SourceLoc] = []
         # (fn node, load counts, parameter names, names its nested functions read)
         self._fn_stack: list[tuple[ast.AST, object, set, frozenset]] = []
+        self._loops: list[int] = [0]  # per function: how many loops enclose the statement being converted
         self._pending_warnings: list = []
 
     # ---- helpers -------------------------------------------------------------------------------
@@ -110,12 +111,22 @@ class Converter(ast.NodeTransformer):
             return self.generic_visit(node)
         params = {a.arg for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs}
         self._fn_stack.append((node, load_counts(node), params, _closure_reads(node)))
+        self._loops.append(0)
         try:
             node.body = self._rewrite_globals(node)
             self.generic_visit(node)
         finally:
             self._fn_stack.pop()
+            self._loops.pop()
         return node
+
+    def _in_loop(self, node: ast.AST) -> ast.AST:
+        """``generic_visit`` of a loop: the statements in it count as in a loop."""
+        self._loops[-1] += 1
+        try:
+            return self.generic_visit(node)
+        finally:
+            self._loops[-1] -= 1
 
     def _rewrite_globals(self, node: ast.FunctionDef) -> list:
         """``global g`` + ``g = ...``: graph mode never writes globals, so ``g`` becomes a local
@@ -159,6 +170,14 @@ class Converter(ast.NodeTransformer):
         # names bound in the branches, taken before conversion too: a nested if whose branches return
         # becomes ``return if_stmt(...)``, which no longer assigns the names its branches write
         before = assigned_names(node.body + node.orelse)
+        # names no code after the if reads (nor a closure; in a loop, nor the if itself in the next iteration): a
+        # tensor if does not make them results. Eagerly their last values are never differentiated; as a Cond's
+        # results their zero cotangents went through the branch's backward (fuzz-27: 0 * an overflowed dead value
+        # gave NaN where eager's gradient is finite)
+        live = set(self._live_outside(node, before)) | set(self._cells())
+        if self._loops[-1]:
+            live |= set(load_counts(node))
+        dead = [n for n in before if n not in live]
         self.generic_visit(node)
         self._as_test(node.test)
         then_name, else_name = self.names.new("fn_then"), self.names.new("fn_else")
@@ -180,7 +199,8 @@ class Converter(ast.NodeTransformer):
         then_fn = _fndef(then_name, names, node.body + [ret], node, self._cells())
         else_fn = _fndef(else_name, names, node.orelse + [ret], node, self._cells())
         call = self.rt("if_stmt", node.test, node.test, _load(then_name), _load(else_name),
-                       self._values(names, node), _strs(names))
+                       self._values(names, node), _strs(names),
+                       keywords=[ast.keyword(arg="dead", value=_strs(dead))] if dead else [])
         if names:
             stmt = ast.Assign(targets=[_tuple([_store(n) for n in names], True)], value=call)
         else:
@@ -190,7 +210,7 @@ class Converter(ast.NodeTransformer):
     def visit_While(self, node: ast.While):
         names = assigned_names(node.body)
         live_out = self._live_outside(node, names)
-        self.generic_visit(node)
+        self._in_loop(node)
         self._as_test(node.test)
         test_name, body_name = self.names.new("fn_wtest"), self.names.new("fn_wbody")
         test_fn = _fndef(test_name, names, [ast.copy_location(ast.Return(value=node.test), node.test)], node,
@@ -206,7 +226,7 @@ class Converter(ast.NodeTransformer):
         return [test_fn, body_fn, ast.copy_location(stmt, node)]
 
     def visit_For(self, node: ast.For):
-        self.generic_visit(node)
+        self._in_loop(node)
         brk = getattr(node, "_sp_brk", None)
         flag = _lambda(ast.copy_location(_load(brk), node)) if brk else ast.Constant(None)
         node.iter = self.rt("for_iter", node.iter, node.iter, flag)

@@ -49,11 +49,11 @@ def values(local_vars: dict, names: tuple) -> tuple:
 
 
 # ---- control flow -----------------------------------------------------------------------------------
-def if_stmt(ctx, k, test, then_fn, else_fn, vals, names, ret=False):
+def if_stmt(ctx, k, test, then_fn, else_fn, vals, names, ret=False, dead=()):
     if is_symbolic(test):
         if ret:
             return control.cond(test, then_fn, else_fn, *vals, loc=ctx.loc(k))
-        return control.cond(test, then_fn, else_fn, *vals, names=names, loc=ctx.loc(k))
+        return control.cond(test, then_fn, else_fn, *vals, names=names, dead=dead, loc=ctx.loc(k))
     return (then_fn if control.truth(test, ctx.loc(k)) else else_fn)(*vals)
 
 
