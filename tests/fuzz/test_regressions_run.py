@@ -501,3 +501,34 @@ def test_tensor_if_binding_a_parameter_then_written(check, mode):
 """
     assert_agrees(_prog(src, [0.25, 0.75, 1.25], "x"), X_LOOP_ALIAS, check=check, mode=mode)
 
+
+# ---- seed 150320: a Parameter iterated row by row in a Python loop while each row's step assigns it ----------------
+# ``for e8 in v3`` (v3 is p0) with ``ops.assign(p0, x - e8)`` in the body and an (empty) tensor while before it: under
+# bytecode capture and a tape (grad_of_jit) the gradient and p0's final value differed from eager's (0.70 eager, -0.99
+# jit at (1, 0)): the second pass of the outer loop iterated stale rows, eager reads row k after the previous assign.
+# Forward, jit_of_grad and AST capture agreed. Found on 4023ea3; agrees since ac26ee4 (a view crossing a PIJit graph
+# break stays a view), kept as its shrunk regression test.
+SRC_S150320 = _prog("""
+p0 = Parameter(Tensor(np.array([[0.56, 1.17], [0.84, 0.29], [-0.69, -0.73]], np.float32)), name='p0')
+
+
+def f(x):
+    v2 = p0
+    v3 = v2
+    j6 = 0
+    while j6 < 3:
+        j6 += 1
+        for e8 in v3:
+            i9 = ops.ones(())
+            while i9 < 4:
+                i9 = i9 + 1
+            y = ops.mul(x, v3)
+            ops.assign(p0, ops.sub(x, e8))
+    return y
+""", [[0.25, 0.75], [1.25, 0.5], [1.0, 0.25]], "x")
+X_S150320 = [("x", "tensor", [[-0.06, -0.99], [-0.23, 0.2], [0.67, 0.42]], [[-1.07, 0.24], [0.89, -0.15], [1.61, 1.6]])]
+
+
+@pytest.mark.parametrize("check, mode", ALL_CHECKS)
+def test_seed_150320_parameter_iterated_and_assigned_per_row(check, mode):
+    assert_agrees(SRC_S150320, X_S150320, check=check, mode=mode)
