@@ -293,8 +293,10 @@ def _result_aliases(b, leaves: list, ins: tuple, operands: list) -> dict:
                     outer = obj
                 elif isinstance(obj, Tracer):
                     outer = next(iter(b._stands_for.get(id(obj), ())), None)
-                elif obj is x and (isinstance(obj, Parameter) or id(obj) in b._params):
-                    outer = obj  # a Parameter (or a tensor written in place: state) returned as it is
+                elif isinstance(obj, Parameter) or id(obj) in b._params:
+                    # a Parameter (or a tensor written in place: state) returned as it is, or what the result is on
+                    # some path through an inner if (fuzz seed 213660: ``x = p0`` two tensor ifs deep)
+                    outer = obj
             if not isinstance(outer, Tensor):
                 continue
             key = (i, id(outer))

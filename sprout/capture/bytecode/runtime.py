@@ -23,7 +23,7 @@ from ...passes.pipeline import default_level
 from ...core.errors import JitSyntaxError, SourceLoc
 from . import py311
 from .capture import Capture, Break, _is_cell, _is_library_code, _is_sprout
-from .executor import UNBOUND, Frame, Real
+from .executor import UNBOUND, Frame, Real, Return
 from .guards import SymIter, check_part, exit_part, fast_part, guard_text, link, method_recipe, path_key
 from .py311 import NULL
 from .report import BreakRecord, GuardFailure, Report
@@ -470,7 +470,10 @@ class CodeRuntime:
                 return out
             f.locals, f.stack, f.exc = out
             f.kwnames = e.kwnames
-            pc = self.python_step(f, e.pc)
+            try:
+                pc = self.python_step(f, e.pc)
+            except Return as ret:  # a segment ended just before the return: the return ran as Python
+                return ret.value
 
     def python_step(self, f: Frame, pc: int) -> int:
         """Run the instruction at ``pc`` as Python (exceptions go to the frame's handlers)."""
@@ -483,6 +486,8 @@ class CodeRuntime:
                                  "rewrite this statement, or call the function without jit")
         try:
             nxt = handler(f, ins)
+        except Return:  # the function returned: not an exception of the user's code
+            raise
         except BaseException as exc:
             h = py311.find_handler(self.exc_table, pc)
             if h is None or not isinstance(exc, Exception):
