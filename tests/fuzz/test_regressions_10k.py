@@ -94,11 +94,11 @@ def test_seed_211117_segment_ending_before_the_return(check, mode):
     assert_agrees(SRC_S211117, X_S211117, check=check, mode=mode, entry="net", weights=["net.w1"])
 
 
-# ---- seed 216476 (open): a view bound to two names across a PIJit graph break, second call ---------------------
-# ``y = transpose(y.reshape(...)); x = y`` then a tensor ternary (a graph break): the second call under bytecode
-# capture returns the first call's tensor for ``x`` (silent wrong forward and gradient; y itself is fresh). Passes
-# on 6805a84, fails since ac26ee4 (a view crossing a graph break made again from its base at the segment's exit).
-# Seed 214237 (fwd/bytecode, second call) is likely the same.
+# ---- seed 216476: a view bound to two names across a PIJit graph break, second call ----------------------------
+# ``y = transpose(y.reshape(...)); x = y`` then a tensor ternary (a graph break): the next segment's conversion of
+# ``x`` (sharing memory with ``y``) broke off, and its exit held the frame's ``x`` as a constant, so the second call
+# under bytecode capture returned the first call's tensor (silent wrong forward and gradient; since ac26ee4). A slot
+# still holding the tensor the segment started with now passes it through (capture/bytecode/runtime.py).
 SRC_S216476 = '''\
 import numpy as np
 import sprout as ms
@@ -127,12 +127,8 @@ def fuzz_grad(y):
 '''
 X_S216476 = [("y", "tensor", [[-0.05, -0.74], [0.2, -0.91], [1.58, 0.29]],
               [[-0.35, 0.68], [0.36, -0.67], [0.24, 0.43]])]
-_OPEN_216476 = {("fwd", "bytecode"), ("grad_of_jit", "bytecode")}
 
 
-@pytest.mark.parametrize("check, mode", [
-    pytest.param(c, m, marks=pytest.mark.xfail(strict=True, reason="fuzz-29: open, a view bound to two names "
-                                               "crossing a PIJit graph break is stale on the second call"))
-    if (c, m) in _OPEN_216476 else (c, m) for c, m in ALL_CHECKS])
+@pytest.mark.parametrize("check, mode", ALL_CHECKS)
 def test_seed_216476_view_bound_to_two_names_across_a_break(check, mode):
     assert_agrees(SRC_S216476, X_S216476, check=check, mode=mode)

@@ -226,7 +226,11 @@ def _build_entry(cap: Capture, kind: str, payload) -> Entry:
         e.ret, e.pc, e.kwnames = True, None, ()
         exit_args = (None, None, ret_r, UNBOUND)
     else:
-        loc_r = [("P", ("L", k)) if k not in cap.converted_slots and v is cap.orig[k] else recipe(v)
+        # a slot still holding the object the segment started with passes it through, also when its conversion
+        # was begun (``converted_slots``) and broke off (fuzz-29: ``x`` sharing memory with ``y`` was otherwise
+        # held as the first call's constant)
+        loc_r = [("P", ("L", k)) if v is cap.orig[k] and (k not in cap.converted_slots or (
+                     isinstance(v, Tensor) and not isinstance(v, Tracer))) else recipe(v)
                  for k, v in enumerate(f.locals)]
         stk_r = [recipe(v) for v in f.stack]
         exc_r = recipe(f.exc) if f.exc is not None else None
