@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import numbers
+import os
 
 import numpy as np
 
@@ -18,6 +19,19 @@ def check_int(op: str, name: str, value, low=None, high=None, allow=()) -> int:
         extra = f" or one of {list(allow)}" if allow else ""
         raise ValueError(f"{op}: {name} must be in [{lo}, {hi}]{extra}, got {value}")
     return int(value)
+
+
+def cpu_count() -> int:
+    """Cores of this machine: MindSpore's upper bound for every ``num_parallel_workers``."""
+    return os.cpu_count() or 1
+
+
+def check_workers(op: str, value, name: str = "num_parallel_workers", error=ValueError) -> int:
+    """An int worker count in [1, cores], as MindSpore checks it (it raises ValueError naming the bound)."""
+    value = check_int(op, name, value, low=1)
+    if value > cpu_count():
+        raise error(f"{op}: {name} exceeds the boundary between 1 and {cpu_count()} (the CPU count), got {value}")
+    return value
 
 
 def check_optional_int(op: str, name: str, value, low=None, high=None):

@@ -3,10 +3,11 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-from ._checks import check_bool, check_int
+from ._checks import check_bool, check_int, check_workers, cpu_count
 
 _DEFAULT_SEED = 5489  # MindSpore's default dataset seed
-_DEFAULT_WORKERS = 8  # MindSpore's default; sprout's nodes use it only once set explicitly (docs/dataset.md)
+# MindSpore's default, capped by the cores; sprout's nodes use it only once set explicitly (docs/dataset.md)
+_DEFAULT_WORKERS = min(8, cpu_count())
 
 
 class ErrorSamplesMode(IntEnum):
@@ -34,8 +35,9 @@ def get_seed() -> int:
 
 
 def set_num_parallel_workers(num: int) -> None:
-    """Workers of every ``map`` and source that is not given ``num_parallel_workers`` itself."""
-    check_int("config.set_num_parallel_workers", "num", num, low=1)
+    """Workers of every ``map`` and source that is not given ``num_parallel_workers`` itself, at most the CPU
+    count (a RuntimeError beyond it, as in MindSpore)."""
+    num = check_workers("config.set_num_parallel_workers", num, name="num", error=RuntimeError)
     _state["num_parallel_workers"] = _state["user_workers"] = int(num)
 
 

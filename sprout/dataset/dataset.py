@@ -1,13 +1,13 @@
 """The Dataset base class: pipeline-building methods, size and column queries, iterators."""
 from __future__ import annotations
 
-from ._checks import check_bool, check_int, column_list, find_columns
+from ._checks import check_bool, check_int, check_workers, column_list, find_columns
 
 
 def parallel_args(op: str, num_parallel_workers, python_multiprocessing) -> tuple:
     """(workers, processes) of a node; None workers means the ``ds.config`` default (see parallel.workers_for)."""
     if num_parallel_workers is not None:
-        check_int(op, "num_parallel_workers", num_parallel_workers, low=1)
+        check_workers(op, num_parallel_workers)
     return num_parallel_workers, check_bool(op, "python_multiprocessing", python_multiprocessing)
 
 

@@ -5,7 +5,7 @@ import itertools
 
 import numpy as np
 
-from ._checks import check_bool, check_int, column_list, np_dtype, to_array
+from ._checks import check_bool, check_workers, column_list, np_dtype, to_array
 from .dataset import Dataset
 from .parallel import ordered_map, workers_for
 from .samplers import select_sampler
@@ -22,7 +22,7 @@ class MappableDataset(Dataset):
                  num_parallel_workers=None):
         super().__init__()
         if num_parallel_workers is not None:
-            check_int(op, "num_parallel_workers", num_parallel_workers, low=1)
+            check_workers(op, num_parallel_workers)
         self._op = op
         self.num_parallel_workers = num_parallel_workers
         self.sampler = select_sampler(op, num_samples, sampler, shuffle, num_shards, shard_id)

@@ -19,6 +19,7 @@ def numbers(n=40):
     return ds.NumpySlicesDataset({"x": np.arange(n)}, shuffle=False)
 
 
+@pytest.mark.usefixtures("eight_cores")
 @pytest.mark.parametrize("processes", [False, True])
 def test_parallel_map_keeps_the_order(processes):
     with deadline(60):
@@ -83,8 +84,8 @@ def test_parallel_sources_and_batch():
         assert [r[0] for r in batches.create_tuple_iterator(output_numpy=True)][2].tolist() == [10, 11]
 
 
-def test_config_workers_debug_mode_and_prefetch(caplog):
-    assert ds.config.get_num_parallel_workers() == 8 and ds.config.get_prefetch_size() == 16
+def test_config_workers_debug_mode_and_prefetch(caplog, eight_cores):
+    assert ds.config.get_num_parallel_workers() == min(8, os.cpu_count()) and ds.config.get_prefetch_size() == 16
     seen = set()
 
     def where(x):
@@ -109,6 +110,7 @@ def test_config_workers_debug_mode_and_prefetch(caplog):
     ds.config.set_enable_shared_mem(False)
 
 
+@pytest.mark.usefixtures("eight_cores")
 def test_random_augmentation_is_the_same_for_any_worker_count():
     ds.config.set_seed(11)
     images = ds.NumpySlicesDataset({"x": np.arange(24 * 8 * 8 * 3, dtype=np.uint8).reshape(24, 8, 8, 3)},
@@ -125,3 +127,17 @@ def test_random_augmentation_is_the_same_for_any_worker_count():
     assert len({a.tobytes() for a in outs[0]}) > 1
     again = [r[0] for r in data.create_tuple_iterator(output_numpy=True)]
     assert any(not np.array_equal(a, b) for a, b in zip(again, outs[2]))  # a new iterator draws anew
+
+
+def test_worker_counts_are_capped_by_the_cpu_count(monkeypatch):
+    from sprout.dataset import _checks
+    monkeypatch.setattr(_checks, "cpu_count", lambda: 2)
+    data = numbers(4)
+    for build in (lambda: data.map(lambda x: x, num_parallel_workers=3), lambda: data.batch(2, num_parallel_workers=3),
+                  lambda: ds.NumpySlicesDataset([1, 2], num_parallel_workers=3)):
+        with pytest.raises(ValueError, match="num_parallel_workers exceeds the boundary between 1 and 2"):
+            build()
+    with pytest.raises(RuntimeError, match="set_num_parallel_workers: num exceeds the boundary between 1 and 2"):
+        ds.config.set_num_parallel_workers(3)
+    ds.config.set_num_parallel_workers(2)
+    assert firsts(data.map(lambda x: x * 2, num_parallel_workers=2)) == firsts(data.map(lambda x: x * 2))

@@ -134,6 +134,7 @@ class TestSeededShuffle:
         d.output_shapes()
         assert firsts(d) == a
 
+    @pytest.mark.usefixtures("eight_cores")
     def test_config(self):
         ds.config._state["seed"] = None
         assert ds.config.get_seed() == 5489  # MindSpore's default

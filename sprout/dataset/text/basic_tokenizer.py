@@ -7,6 +7,7 @@ import unicodedata
 
 from .._checks import check_bool
 from ..transforms.transforms import TensorOperation
+from .casefold import nfkc_casefold
 from .transforms import NormalizeForm, _byte_offsets, _one, _scalar_text, _tokens_out
 
 _SPECIAL = re.compile(r"\[(?:CLS|SEP|UNK|PAD|MASK|unused\d+)\]")
@@ -29,7 +30,7 @@ def _is_punct(ch: str) -> bool:
 def _fold(text: str) -> str:
     """lower_case: NFKC case folding (format characters dropped), then accents stripped (NFD, no Mn)."""
     text = "".join(c for c in unicodedata.normalize("NFKC", text) if unicodedata.category(c) != "Cf")
-    text = unicodedata.normalize("NFKC", text.casefold())
+    text = nfkc_casefold(text)
     return "".join(c for c in unicodedata.normalize("NFD", text) if unicodedata.category(c) != "Mn")
 
 

@@ -11,6 +11,7 @@ import numpy as np
 
 from .._checks import check_bool, check_int, np_dtype, to_array
 from ..transforms.transforms import TensorOperation
+from .casefold import nfkc_casefold
 from .vocab import Vocab, token_text
 
 
@@ -207,11 +208,12 @@ class AddToken(TensorOperation):
 
 
 class CaseFold(TensorOperation):
-    """Unicode case folding (a stronger lower-casing: 'ß' becomes 'ss')."""
+    """Unicode NFKC case folding as ICU does it (a stronger lower-casing: 'ß' becomes 'ss', full-width 'Ａ' and
+    'Ⅻ' become 'a' and 'xii', default-ignorable characters such as soft hyphens and zero-width joiners go)."""
 
     def __call__(self, *args):
         words = _text_array("CaseFold", _one("CaseFold", args))
-        return np.vectorize(str.casefold, otypes=[str])(words) if words.size else words
+        return np.vectorize(nfkc_casefold, otypes=[str])(words) if words.size else words
 
 
 class NormalizeForm(Enum):
