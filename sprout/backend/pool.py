@@ -7,6 +7,7 @@ import collections
 import functools
 import os
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -20,7 +21,7 @@ class Task:
     joining thread itself when the worker has not started it (a busy machine that does not schedule the
     worker then costs one lock, not a wait)."""
 
-    __slots__ = ("fn", "args", "claim", "done", "result", "error", "queued")
+    __slots__ = ("fn", "args", "claim", "done", "result", "error", "queued", "off_cpu")
 
     def __init__(self, fn: Callable, args: tuple):
         self.fn, self.args = fn, args
@@ -30,6 +31,7 @@ class Task:
         self.result: Any = None
         self.error: BaseException | None = None
         self.queued = False
+        self.off_cpu = 0.0  # seconds of the worker's run of it spent not running (descheduled, or waiting for the GIL)
 
 
 _queue: collections.deque = collections.deque()
@@ -37,17 +39,21 @@ _wake = _thread.allocate_lock()   # released = work may be queued; the worker sl
 _wake.acquire()
 _start_lock = threading.Lock()
 _worker: threading.Thread | None = None
-STATS = {"submitted": 0, "run_by_worker": 0, "run_by_caller": 0, "run_inline": 0}
+STATS = {"submitted": 0, "run_by_worker": 0, "run_by_caller": 0, "run_inline": 0, "stalled": 0}
 # When the worker lost the race for MISSES tasks in a row (the machine did not schedule it before the caller
 # finished its own half: no free core), the next BACKOFF tasks are not queued at all: they run inline at their
-# join, for the price of one object, and then the worker is tried again.
+# join, for the price of one object, and then the worker is tried again. A task the worker did take counts as lost
+# too when its join waited more than STALL seconds and the worker spent more than half of that wait off the CPU
+# (wall minus thread CPU time of its run): the worker was descheduled mid-task, so the caller waited for a core, not
+# for work (under load 11 such waits made W4's two-stream step 8x slower than one stream, docs/performance.md).
 MISSES, BACKOFF = 3, 256
+STALL = 3e-4
 _misses = 0
 _skip = 0
 
 
 def _loop() -> None:
-    pop, queue = _queue.popleft, _queue
+    pop, queue, wall, cpu = _queue.popleft, _queue, time.perf_counter, time.thread_time
     while True:
         _wake.acquire()
         while queue:
@@ -58,10 +64,12 @@ def _loop() -> None:
             if not t.claim.acquire(False):
                 continue  # its caller already ran it
             STATS["run_by_worker"] += 1
+            w, c = wall(), cpu()
             try:
                 t.result = t.fn(*t.args)
             except BaseException as exc:  # noqa: BLE001 - handed to the joining thread, which raises it
                 t.error = exc
+            t.off_cpu = (wall() - w) - (cpu() - c)
             t.done.release()
 
 
@@ -116,8 +124,16 @@ def join(t: Task) -> Any:
             if _misses >= MISSES:
                 _misses, _skip = 0, BACKOFF
         return t.fn(*t.args)
-    _misses = 0
+    w = time.perf_counter()
     t.done.acquire()
+    waited = time.perf_counter() - w
+    if waited > STALL and t.off_cpu > waited / 2:  # the worker had the task but no core: a lost race too
+        STATS["stalled"] += 1
+        _misses += 1
+        if _misses >= MISSES:
+            _misses, _skip = 0, BACKOFF
+    else:
+        _misses = 0
     if t.error is not None:
         raise t.error
     return t.result

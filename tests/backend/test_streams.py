@@ -305,6 +305,23 @@ def test_pool_backs_off_after_losing_races(monkeypatch):
     pool.join(held)
 
 
+def test_pool_backs_off_when_joins_wait_for_a_worker_off_the_cpu(monkeypatch):
+    """A task the worker took but ran off the CPU (here: sleeping, as a descheduled worker would) while its join
+    waited counts as a lost race: MISSES of them in a row back off as lost claims do."""
+    monkeypatch.setattr(pool, "_skip", 0)
+    monkeypatch.setattr(pool, "_misses", 0)
+    stalled = pool.STATS["stalled"]
+    for _ in range(10 * pool.MISSES):  # a join that did not wait (this thread descheduled 50 ms) resets the count
+        if pool._skip:
+            break
+        t = pool.submit(time.sleep, 0.05)
+        while not t.claim.locked():
+            time.sleep(0.0002)
+        pool.join(t)
+        assert t.off_cpu >= 0.04
+    assert pool._skip == pool.BACKOFF and pool.STATS["stalled"] - stalled >= pool.MISSES
+
+
 def test_pool_starts_afresh_in_a_forked_child():
     pool.join(pool.submit(int))  # the parent's worker exists
     pid = os.fork()
