@@ -5,6 +5,7 @@ InsertGradientOf and HookBackward pass their input through and change or observe
 """
 from __future__ import annotations
 
+import builtins
 import warnings
 
 import numpy as np
@@ -12,7 +13,7 @@ import numpy as np
 from ..core.dispatch import bind
 from ..core.op import Op, OpError, register
 from ..core.types import TensorType
-from .host_ops import is_symbolic
+from .host_ops import is_symbolic, print_
 
 
 def _like(x, **attrs) -> TensorType:
@@ -72,7 +73,11 @@ def check_numerics(x):
 
 # ---- InsertGradientOf / HookBackward -----------------------------------------------------------------
 def _insert_gradient_bprop(x, out, d, fn=None):
-    return (fn(d),)
+    # the builtin print prints the gradient's value when it exists: a Print node while a graph is built (as
+    # MindSpore's graph mode turns print into its Print op); a hook returning None (print, an observer) leaves
+    # the gradient as it was, as MindSpore's bprop does
+    replaced = (print_ if fn is builtins.print else fn)(d)
+    return (d if replaced is None else replaced,)
 
 
 INSERT_GRADIENT_OF = register(Op("InsertGradientOf", lambda x, fn=None: np.array(x, copy=True), _like,
