@@ -17,6 +17,9 @@ from ..ir.replay import replay
 from ..ops import functional as F
 from ..ops.control import COND, WHILE_LOOP
 from .grad_graph import Split, split
+from .zero_cot import prune
+
+_PEEL = 2  # reverse steps of a WhileLoop's backward peeled to skip cotangents zero at first (zero_cot)
 
 
 def _is_float(x) -> bool:
@@ -123,48 +126,92 @@ def _while_residual_vjp(args: tuple, attrs: dict, emit=bind):
     f_state = [j for j in range(n) if s.forward.inputs[j].type.dtype.is_inexact]
     f_cap = [i for i, c in enumerate(bcap) if _is_float(c)]
 
+    pos = {o: len(s.res_from) + c for c, o in enumerate(s.dout_of)}  # body output -> its cotangent's backward input
+    gpos = {p: g for g, p in enumerate(s.grad_of)}  # body input -> its gradient's position
+
     def vjp(read, _out, dout):  # read: the operands' values when the loop ran (the tape keeps them)
         douts = _as_list(dout, n_primal)
         caps = list(read[n + k:])
-        d_final = [F.zeros_like(primal[j]) if douts[j] is None else douts[j] for j in f_state]
-        d_caps = [F.zeros_like(caps[i]) for i in f_cap]
-        if not d_final and not d_caps:
+        if not f_state and not f_cap:
             return (None,) * len(args)
-        carry_types = [count._var.type] + [t._var.type for t in d_final] + [t._var.type for t in d_caps]
+        # structurally zero cotangents (zero_cot): the stacked outputs nothing differentiates, in every iteration;
+        # a carried value nothing reads after the loop until a live one's backward reaches it
+        fixed = frozenset(pos[o] for o in s.dout_of if o >= n and douts[n + 1 + (o - n)] is None)
 
-        def rcond(i, *_):
-            return [F.greater(i, 0)]
+        def zero_after(z: frozenset) -> frozenset:
+            """The carried values whose cotangent is structurally zero after a reverse step entered with ``z``."""
+            _, zg = prune(s.backward, fixed | {pos[o] for o in z if o in pos})
+            return frozenset(p for p in f_state if p not in gpos or gpos[p] in zg)
 
-        def rbody(i, *carry):
+        peel, z = [], frozenset(j for j in f_state if douts[j] is None)
+        every = z  # zero after any number of the peeled steps (the loop may stop before any of them)
+        while z and len(peel) < _PEEL:  # the first reverse steps, one each, while the zero set changes
+            after = zero_after(z)
+            if after == z:
+                break
+            peel.append(z)
+            z = after
+            every &= z
+        z = every
+        while True:  # the loop's own: the largest part of that which every step keeps zero
+            after = z & zero_after(z)
+            if after == z:
+                break
+            z = after
+        d_state = {j: F.zeros_like(primal[j]) if douts[j] is None else douts[j] for j in f_state}
+        d_caps = [F.zeros_like(caps[i]) for i in f_cap]
+
+        def step(i, state: dict, acc: list, zero: frozenset) -> list:
             j = F.sub(i, 1)
-            d_state = dict(zip(f_state, carry[:len(f_state)]))
             res = [stacks[idx][j] if where == "stack" else caps[idx] for where, idx in res_src]
             cot = []
             for o in s.dout_of:
                 if o < n:
-                    cot.append(d_state[o])
+                    cot.append(state[o] if o in state else F.zeros_like(primal[o]))
                 else:  # a stacked output of an already-recorded loop: its cotangent is a row of dout
                     d = douts[n + 1 + (o - n)]
                     cot.append(F.zeros_like(stacks[o - n][j]) if d is None else d[j])
-            grads = dict(zip(s.grad_of, replay(s.backward, res + cot)))
-            new_state = [grads[p] if p in grads else F.zeros_like(d_state[p]) for p in f_state]
-            new_caps = [F.add(acc, grads[n + c]) if (n + c) in grads else acc
-                        for acc, c in zip(carry[len(f_state):], f_cap)]
+            bwd, zg = prune(s.backward, fixed | {pos[o] for o in zero if o in pos})
+            grads = {p: g for g, (p, g) in enumerate(zip(s.grad_of, replay(bwd, res + cot))) if g not in zg}
+            new_state = [grads[p] if p in grads else F.zeros_like(d) for p, d in state.items()]
+            new_caps = [F.add(a, grads[n + c]) if (n + c) in grads else a for a, c in zip(acc, f_cap)]
             return [j, *new_state, *new_caps]
+
+        carry = [count, *d_state.values(), *d_caps]
+        for zero in peel:  # each peeled step only when the loop ran that many times
+            carry = _if_positive(carry, lambda c, zero=zero: step(c[0], dict(zip(f_state, c[1:1 + len(f_state)])),
+                                                                   c[1 + len(f_state):], zero))
+        live = [p for p in f_state if p not in z]
+        carry = [carry[0], *(carry[1 + f_state.index(p)] for p in live), *carry[1 + len(f_state):]]
+        carry_types = [t._var.type for t in carry]
+
+        def rcond(i, *_):
+            return [F.greater(i, 0)]
+
+        def rbody(i, *c):
+            return step(i, dict(zip(live, c[:len(live)])), list(c[len(live):]), z)
 
         g_cond, _ = trace_subgraph(rcond, carry_types, "while_cond_bwd")
         g_body, _ = trace_subgraph(rbody, carry_types, "while_body_bwd")
-        final = bind(WHILE_LOOP, (count, *d_final, *d_caps, *g_cond.captured, *g_body.captured),
+        final = bind(WHILE_LOOP, (*carry, *g_cond.captured, *g_body.captured),
                      {"cond": g_cond, "body": g_body, "n_vars": len(carry_types), "n_cond": len(g_cond.captured)})
         full: list = [None] * len(args)
-        for j, g in zip(f_state, final[1:1 + len(f_state)]):
-            if _is_float(inits[j]):
-                full[j] = g
-        for i, g in zip(f_cap, final[1 + len(f_state):]):
+        for p, g in zip(live, final[1:1 + len(live)]):
+            if _is_float(inits[p]):
+                full[p] = g
+        for i, g in zip(f_cap, final[1 + len(live):]):
             full[n + k + i] = g
         return tuple(full)
 
     return tuple(primal), vjp
+
+
+def _if_positive(carry: list, fn) -> list:
+    """``fn(carry)`` (the same types) when ``carry[0] > 0``, else ``carry``: one Cond."""
+    g_t, _ = trace_subgraph(lambda: fn(carry), [], "while_peel_bwd")
+    g_e, _ = trace_subgraph(lambda: list(carry), [], "while_peel_skip")
+    return list(bind(COND, (F.greater(carry[0], 0), *g_t.captured, *g_e.captured),
+                     {"then": g_t, "else": g_e, "n_then": len(g_t.captured), "n_out": len(carry)}))
 
 
 # ---- GraphCall --------------------------------------------------------------------------------------
@@ -232,6 +279,7 @@ def _first_use(builder, node, args: tuple, tape, slots: dict):
                 return tuple(cur) + fresh
             done.append(node.op.residual_vjp(args, dict(node.attrs), extend)[1])
         return done[0](read, cur, dout)
+    vjp.sparse_dout = True  # None for an output nothing differentiates: a loop's backward skips what only it reaches
     return vjp
 
 
