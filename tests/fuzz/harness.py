@@ -33,7 +33,13 @@ check makes an infinity out of finite operands (an op's exact result lies beyond
 from there on which value is inf or NaN depends on how the dead or cancelling terms are evaluated, not on the
 program (fuzz-27: eager's tape skips the last iteration's unused loop value, 0 * inf in a jitted loop's backward
 gives NaN). Found out by running eager again under ``overflow_watch`` only when such a difference shows; a
-program that makes no infinity keeps every NaN-vs-finite difference a disagreement (test_harness_overflow.py)."""
+program that makes no infinity keeps every NaN-vs-finite difference a disagreement (test_harness_overflow.py).
+
+Compiled or not: agreement says nothing about how much ran as graphs. Each (check, mode) outcome also says
+``compiled``: "graph" (whole graphs), "host" (AST capture refused a function and jit_syntax_level=LAX, the default,
+ran it as host segments: Python between graph segments) or "break" (PIJit graph breaks), with the normalized reasons
+(compile_watch.py); a "host" check is run once more under STRICT, which must refuse it (``strict``). The run
+summary counts them per check and mode and lists the commonest reasons (runner.Summary.compilation)."""
 from __future__ import annotations
 
 import contextlib
@@ -57,6 +63,7 @@ try:
 except ImportError:  # before the errors module moved down to core/
     from sprout.capture.errors import JitSyntaxError
 
+from .compile_watch import compile_watch
 from .program import Arg, Program, SourceProgram
 
 MODES = ("ast", "bytecode")
@@ -84,6 +91,13 @@ class Outcome:
     status: str
     detail: str = ""
     kind: str = ""  # what differs (value/type/dtype/shape/structure/state) or the exception class
+    # how much of the run compiled (``compile_watch``): "graph" (every jitted call one graph each), "host" (AST
+    # capture refused a function, jit_syntax_level=LAX ran it as host segments), "break" (PIJit graph breaks);
+    # ``reasons``: the normalized refusal / break reasons; ``strict``: for "host", what STRICT did ("refused",
+    # or "ran" when STRICT compiled what LAX demoted -- a contradiction)
+    compiled: str = ""
+    reasons: tuple = ()
+    strict: str = ""
 
     def key(self) -> tuple:
         """What identifies a failure for shrinking and deduplication."""
@@ -482,15 +496,27 @@ def _check(prog, src, res, modes, checks, limit) -> None:
 
 
 def _one(prog, src, check, mode, ref, shadows, limit) -> Outcome:
+    seen: dict = {}
+    got = None
     try:
-        with time_limit(limit):
+        with time_limit(limit), compile_watch(seen):
             got = run(prog, src, check, mode)
     except Hang as exc:
-        return Outcome(check, mode, "hang", str(exc), "Hang")
+        out = Outcome(check, mode, "hang", str(exc), "Hang")
     except JitSyntaxError as exc:
-        return Outcome(check, mode, "refused", _short(exc), type(exc).__name__)
+        out = Outcome(check, mode, "refused", _short(exc), type(exc).__name__)
     except Exception as exc:  # noqa: BLE001 - any other exception is a crash of the compiler
-        return Outcome(check, mode, "crash", _short(exc), type(exc).__name__)
+        out = Outcome(check, mode, "crash", _short(exc), type(exc).__name__)
+    if got is not None:
+        out = _judge(prog, src, check, mode, ref, got, shadows, limit)
+    out.compiled = "host" if seen["host"] else "break" if seen["breaks"] else "graph"
+    out.reasons = tuple(sorted(set(seen["host"] or seen["breaks"])))
+    if out.compiled == "host":
+        out.strict = _strict(prog, src, check, mode, limit)
+    return out
+
+
+def _judge(prog, src, check, mode, ref, got, shadows, limit) -> Outcome:
     # a non-finite difference first asks whether eager overflows (then such differences are skipped and the rest
     # must agree), a larger finite one for the float64 shadow's noise bound; each at most once
     overflow, first, shadow, shadowed = "", None, None, False
@@ -510,6 +536,23 @@ def _one(prog, src, check, mode, ref, shadows, limit) -> Outcome:
         if overflow:
             return Outcome(check, mode, "invalid", f"{OVERFLOW}: eager's {overflow}; {first}", first.kind)
         return Outcome(check, mode, "agree")
+
+
+def _strict(prog, src, check, mode, limit) -> str:
+    """Runs a check whose AST capture fell back to host segments again under jit_syntax_level=STRICT: "refused"
+    (a ``JitSyntaxError``, as it must be), else "ran" or the exception's class."""
+    level = ms.get_context("jit_syntax_level")
+    ms.set_context(jit_syntax_level="STRICT")
+    try:
+        with time_limit(limit):
+            run(prog, src, check, mode)
+    except JitSyntaxError:
+        return "refused"
+    except (Exception, Hang) as exc:  # noqa: BLE001 - reported, not raised
+        return type(exc).__name__
+    finally:
+        ms.set_context(jit_syntax_level=level)
+    return "ran"
 
 
 def _shadow(prog, src, check, shadows: dict, limit) -> list | None:
