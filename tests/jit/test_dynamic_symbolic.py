@@ -20,8 +20,16 @@ LOSSES = {
 
 
 def _mlp_step(loss_name, opt_name, seed=0):
-    np.random.seed(seed)
-    net = nn.SequentialCell([nn.Dense(20, 16), nn.ReLU(), nn.Dense(16, 16), nn.ReLU(), nn.Dense(16, 5)])
+    # the initial weights from a generator of their own: sprout's initializers draw from the global generator, which
+    # is unseeded in a fresh process and left seeded by earlier tests (ms.set_seed), and ~5% of draws make Adam
+    # amplify a cancelling gradient's float32 rounding (|g| ~ eps, update g / (|g| + eps)) past the tolerance below
+    from sprout import _seed
+
+    saved, _seed._rng = _seed._rng, np.random.default_rng(seed)
+    try:
+        net = nn.SequentialCell([nn.Dense(20, 16), nn.ReLU(), nn.Dense(16, 16), nn.ReLU(), nn.Dense(16, 5)])
+    finally:
+        _seed._rng = saved
     loss_fn = LOSSES[loss_name]()
     opt = OPTIMIZERS[opt_name](net.trainable_params())
     grad_fn = ms.value_and_grad(lambda x, y: loss_fn(net(x), y), None, opt.parameters)
