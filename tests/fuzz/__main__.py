@@ -1,5 +1,6 @@
 """``python -m tests.fuzz --count N --seed S [--shrink K] ...``: run N fuzz programs, print the counts
-(agree / disagree / refused / crash / hang per check and mode), shrink failures and print each minimal
+(agree / disagree / refused / crash / hang per check and mode; how many ran as whole graphs, with host segments
+or with graph breaks, and the commonest reasons), shrink failures and print each minimal
 reproducer as a ready-to-paste regression test. ``--graphs N`` runs the graph-level fuzzer instead."""
 from __future__ import annotations
 
