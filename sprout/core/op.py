@@ -115,6 +115,23 @@ class Op:
     def __repr__(self) -> str:
         return f"Op({self.name})"
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+        if name == "impl":
+            watched = _IMPL_CELLS.get(id(self))
+            if watched is not None:  # a fast path holding the kernel in its closure sees the new one too
+                for cell in watched[1]:
+                    cell.cell_contents = value
+
+    def watch_impl(self, fn: Callable) -> Callable:
+        """``fn`` (an eager fast path, ops/_binary_call.py) holds this op's kernel in its closure variable
+        ``impl`` and reads it per call without an attribute lookup; assigning ``op.impl`` later (the op table's
+        spy) rebinds that variable too, so ``fn`` always runs the current kernel. Returns ``fn``."""
+        cell = fn.__closure__[fn.__code__.co_freevars.index("impl")]
+        cell.cell_contents = self.impl
+        _IMPL_CELLS.setdefault(id(self), (self, []))[1].append(cell)
+        return fn
+
     def __call__(self, *args, **attrs):
         from .dispatch import bind
 
@@ -122,6 +139,7 @@ class Op:
 
 
 REGISTRY: dict[str, Op] = {}
+_IMPL_CELLS: dict[int, tuple[Op, list]] = {}  # id(op) -> (op, closure cells holding op.impl): Op.watch_impl
 
 
 def check_record(op: Op) -> None:

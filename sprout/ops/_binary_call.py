@@ -14,13 +14,15 @@ from ..core.tensor import Parameter, Tensor
 _ndarray, _asarray, _new = np.ndarray, np.asarray, object.__new__
 
 
-def binary_function(prim: Op, promote: Callable, no_attrs: dict) -> Callable:
+def binary_function(prim: Op, promote: Callable, no_attrs: dict, inexact_only: bool = False) -> Callable:
     """``fn(input, other)`` applying ``prim``; ``promote(x, y, name)`` casts operands as MindSpore does. Two
     tensors of one dtype, or a float tensor and a Python number, need no promotion; then, with no tape, graph,
     observer or policy active, the kernel runs here (what ``dispatch.bind`` would do, one call frame less: this
-    is the per-op cost of eager code). ``fn.reflected`` is the Tensor's ``__rOP__``."""
+    is the per-op cost of eager code). ``inexact_only``: two tensors of one bool/int dtype are promoted too
+    (RealDiv's float32 result). ``fn.reflected`` is the Tensor's ``__rOP__``."""
     name = prim.name
     explain = dispatch.explain_failure
+    impl = prim.impl  # kept equal to prim.impl by prim.watch_impl below (the op table's spy replaces it)
 
     def fn(input, other):  # noqa: A002 - MindSpore's argument name
         ic = input.__class__
@@ -28,7 +30,7 @@ def binary_function(prim: Op, promote: Callable, no_attrs: dict) -> Callable:
             oc = other.__class__
             if oc is Tensor or oc is Parameter:
                 a, b = input._data, other._data
-                if a.dtype is not b.dtype:
+                if a.dtype is not b.dtype or inexact_only and a.dtype.kind not in "fc":
                     return bind(prim, promote(input, other, name), no_attrs)
             elif (oc is float or oc is int) and input._data.dtype.kind == "f":
                 a, b = input._data, other
@@ -38,7 +40,7 @@ def binary_function(prim: Op, promote: Callable, no_attrs: dict) -> Callable:
                                       or a.dtype.num in _bf16._NO_KERNEL):  # bind lowers bf16, refuses 8-bit floats
                 return bind(prim, (input, other), no_attrs)
             try:
-                out = prim.impl(a, b)  # (read per call, as bind does: the op table's spy replaces it)
+                out = impl(a, b)
             except OpError:
                 raise
             except Exception as exc:  # noqa: BLE001 - named as bind names it
@@ -58,4 +60,4 @@ def binary_function(prim: Op, promote: Callable, no_attrs: dict) -> Callable:
         return fn(other, self)
 
     fn.reflected = reflected
-    return fn
+    return prim.watch_impl(fn)

@@ -7,6 +7,7 @@ from .. import dtype as mstype
 from ..core.op import FuseSpec, KernelError, Op, OpError, register
 from ..core.types import TensorType
 from ._infer import broadcast_shapes, elementwise_infer, is_tensor_type
+from ._quiet import quiet, quiet_kernel
 
 
 def _unbroadcast(g, x):
@@ -58,9 +59,7 @@ MUL = binary("Mul", np.multiply, lambda x, y, out, d: (_unbroadcast(F.mul(d, _cj
                                                        _unbroadcast(F.mul(d, _cj(x)), y)), scalar="({0} * {1})")
 
 
-def _div_impl(x, y):
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.true_divide(x, y)
+_div_impl = quiet(np.true_divide, divide="ignore", invalid="ignore")
 
 
 def _div_bprop(x, y, out, d):
@@ -83,29 +82,31 @@ def int_zero_divisor(op: str, x, y):
         raise IntegerDivisionByZero(f"{op}: integer division by zero (an element of the divisor is 0)")
 
 
+_floor_divide = quiet(np.floor_divide, divide="ignore", invalid="ignore")
+
+
 def _floordiv_impl(x, y):
     int_zero_divisor("FloorDiv", x, y)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.floor_divide(x, y)
+    return _floor_divide(x, y)
 
 
 # float_only: an integer FloorDiv/FloorMod stays out of fused kernels, so its zero-divisor check always runs
 FLOOR_DIV = binary("FloorDiv", _floordiv_impl, _no_grad, fuse=FuseSpec(ufunc=np.floor_divide, float_only=True))
 
 
+_mod = quiet(np.mod, divide="ignore", invalid="ignore")
+
+
 def _mod_impl(x, y):
     int_zero_divisor("FloorMod", x, y)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.mod(x, y)
+    return _mod(x, y)
 
 
 FLOOR_MOD = binary("FloorMod", _mod_impl, fuse=FuseSpec(ufunc=np.remainder, float_only=True), bprop=(
                    lambda x, y, out, d: (_unbroadcast(d, x), _unbroadcast(F.neg(F.mul(d, F.floor(F.div(x, y)))), y))))
 
 
-def _pow_impl(x, y):
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.power(x, y)
+_pow_impl = quiet(np.power, divide="ignore", invalid="ignore")
 
 
 def _pow_bprop(x, y, out, d):
@@ -133,24 +134,19 @@ NEG = unary("Neg", np.negative, lambda x, out, d: (F.neg(d),), scalar="(-{0})")
 SQUARE = unary("Square", np.square, lambda x, out, d: (_dcj(d, F.mul(x, 2)),), scalar="({0} * {0})")
 
 
-def _sqrt_impl(x):
-    with np.errstate(invalid="ignore"):
-        return np.sqrt(x)
+# kernels whose IEEE results (inf, nan) are the answer, not a warning; quiet() is np.errstate at a third of its cost
+_sqrt_impl = quiet(np.sqrt, invalid="ignore")
+_log_impl = quiet(np.log, divide="ignore", invalid="ignore")
 
 
+@quiet_kernel(divide="ignore", invalid="ignore")
 def _rsqrt_impl(x):
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return 1 / np.sqrt(x)
+    return 1 / np.sqrt(x)
 
 
-def _log_impl(x):
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.log(x)
-
-
+@quiet_kernel(divide="ignore")
 def _reciprocal_impl(x):
-    with np.errstate(divide="ignore"):
-        return np.reciprocal(x) if x.dtype.kind == "f" else 1 / x
+    return np.reciprocal(x) if x.dtype.kind == "f" else 1 / x
 
 
 SQRT = unary("Sqrt", _sqrt_impl, lambda x, out, d: (F.div(d, F.mul(_cj(out), 2)),),

@@ -104,8 +104,25 @@ def _to_float(x):
     return x
 
 
+def _div_operands(input, other, name: str) -> tuple:  # noqa: A002
+    """RealDiv's operands promoted as MindSpore does: ``_bin``, then bool/int tensors as float32."""
+    a, b = _bin(input, other, name)
+    if isinstance(a, Tensor) and a.dtype.category < 3:
+        a = _to_float(a)
+        if isinstance(b, Tensor):
+            b = _to_float(b)
+    elif isinstance(b, Tensor) and b.dtype.category < 3:
+        b = _to_float(b)
+    return a, b
+
+
+_true_div = binary_function(E.DIV, _div_operands, _NO_ATTRS, inexact_only=True)  # Tensor.__truediv__
+
+
 def div(input, other, *, rounding_mode=None):  # noqa: A002
     """True division; int inputs give float32, as MindSpore does."""
+    if rounding_mode is None:
+        return _true_div(input, other)
     if rounding_mode == "floor":
         return floor_div(input, other)
     if rounding_mode == "trunc":
@@ -118,16 +135,7 @@ def div(input, other, *, rounding_mode=None):  # noqa: A002
 
             return truncate_div(a, b)
         return trunc(div(input, other))
-    if rounding_mode is not None:
-        raise ValueError(f"div: rounding_mode must be None, 'floor' or 'trunc', got {rounding_mode!r}")
-    a, b = _bin(input, other, "RealDiv")
-    if isinstance(a, Tensor) and a.dtype.category < 3:
-        a = _to_float(a)
-        if isinstance(b, Tensor):
-            b = _to_float(b)
-    elif isinstance(b, Tensor) and b.dtype.category < 3:
-        b = _to_float(b)
-    return bind(E.DIV, (a, b), {})
+    raise ValueError(f"div: rounding_mode must be None, 'floor' or 'trunc', got {rounding_mode!r}")
 
 
 divide = true_divide = div

@@ -9,6 +9,7 @@ from ..core.dispatch import bind
 from ..core.op import FuseSpec, Op, OpError, register
 from ..core.types import TensorType
 from ._infer import elementwise_infer
+from ._quiet import quiet
 from .elementwise import _cj, _no_grad, _unbroadcast, elementwise, int_zero_divisor
 
 _B = mstype.bool_
@@ -24,10 +25,11 @@ def _floats_only(xs, kinds: str = "f") -> None:
 
 def _quiet(fn, kinds: str = "f"):
     """``fn`` with NumPy's domain/overflow warnings off: out-of-domain inputs give NaN/inf silently."""
+    run = quiet(fn, divide="ignore", invalid="ignore", over="ignore")
+
     def impl(*xs):
         _floats_only(xs, kinds)
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            return fn(*xs)
+        return run(*xs)
 
     impl.__name__ = getattr(fn, "__name__", "impl")
     return impl

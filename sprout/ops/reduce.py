@@ -7,6 +7,7 @@ from .. import dtype as mstype
 from ..core.op import Op, OpError, register
 from ..core.types import TensorType
 from ._infer import norm_axes, reduce_shape
+from ._quiet import quiet
 from .elementwise import _cj
 
 
@@ -52,6 +53,9 @@ REDUCE_SUM = register(Op("ReduceSum", _sum_impl, _reduce_infer("ReduceSum"), _su
 REDUCE_SUM.extra["complex_grad"] = True  # linear: the cotangent broadcast back (right for complex values)
 
 
+_quiet_divide = quiet(np.true_divide, invalid="ignore", divide="ignore")  # an empty mean is NaN, no warning
+
+
 def _mean_impl(x, axis=(), keep_dims=False):
     axes = _axes_of(axis)
     count = x.size
@@ -62,8 +66,7 @@ def _mean_impl(x, axis=(), keep_dims=False):
     if x.dtype.kind in "fc":
         acc = np.float32 if x.dtype == np.float16 else x.dtype  # float16 accumulates in float32, as np.mean
         out = _add_reduce(x, axis=axes, keepdims=keep_dims, dtype=acc)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return np.true_divide(out, count, dtype=acc).astype(x.dtype, copy=False)
+        return _quiet_divide(out, count, dtype=acc).astype(x.dtype, copy=False)
     out = _add_reduce(x, axis=axes, keepdims=keep_dims, dtype=np.float64) / count
     return np.trunc(out).astype(x.dtype)  # MindSpore: the mean of an int tensor is an int (truncated)
 

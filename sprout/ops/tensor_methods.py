@@ -243,7 +243,7 @@ def _softmax(self, axis=-1):
 
 _METHODS = {
     "__add__": F.add, "__radd__": _reflect(F.add), "__sub__": F.sub, "__rsub__": _reflect(F.sub),
-    "__mul__": F.mul, "__rmul__": _reflect(F.mul), "__truediv__": F.div, "__rtruediv__": _reflect(F.div),
+    "__mul__": F.mul, "__rmul__": _reflect(F.mul), "__truediv__": F._true_div, "__rtruediv__": _reflect(F._true_div),
     "__floordiv__": F.floor_div, "__rfloordiv__": _reflect(F.floor_div),
     "__mod__": F.floor_mod, "__rmod__": _reflect(F.floor_mod),
     "__pow__": F.pow, "__rpow__": _reflect(F.pow), "__matmul__": F.matmul, "__rmatmul__": _reflect(F.matmul),
