@@ -1,4 +1,5 @@
-"""Python functions of binary elementwise primitives (ops.add, Tensor.__mul__ ...): bind's eager path inlined."""
+"""Python functions of unary and binary elementwise primitives (ops.exp, ops.add, Tensor.__mul__ ...): bind's
+eager path inlined."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -60,4 +61,34 @@ def binary_function(prim: Op, promote: Callable, no_attrs: dict, inexact_only: b
         return fn(other, self)
 
     fn.reflected = reflected
+    return prim.watch_impl(fn)
+
+
+def unary_function(prim: Op, prepare: Callable, kinds: str | None = None) -> Callable:
+    """``fn(input)`` applying ``prim``; ``prepare(input)`` makes the operand (a Tensor, cast as MindSpore does).
+    A Tensor whose dtype kind is in ``kinds`` (any, when None) needs no preparing; then, with nothing recording
+    and no bfloat16 or 8-bit float about (``dispatch._checked`` false), the kernel runs here, as in
+    ``binary_function``."""
+    explain = dispatch.explain_failure
+    impl = prim.impl
+    no_attrs: dict = {}
+
+    def fn(input):  # noqa: A002 - MindSpore's argument name
+        ic = input.__class__
+        if (ic is Tensor or ic is Parameter) and not dispatch._checked:
+            a = input._data
+            if kinds is None or a.dtype.kind in kinds:
+                try:
+                    out = impl(a)
+                except OpError:
+                    raise
+                except Exception as exc:  # noqa: BLE001 - named as bind names it
+                    raise explain(prim, (input,), no_attrs, exc) from None
+                if out.__class__ is not _ndarray:
+                    out = _asarray(out)
+                t = _new(Tensor)
+                t._data = out
+                return t
+        return bind(prim, (prepare(input),), no_attrs)
+
     return prim.watch_impl(fn)

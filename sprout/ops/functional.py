@@ -9,7 +9,7 @@ from ..core import dispatch as _dispatch
 from ..core.dispatch import bind
 from ..core.tensor import Tensor
 from . import elementwise as E, linalg as L, reduce as R, shape as S
-from ._binary_call import binary_function
+from ._binary_call import binary_function, unary_function
 from ._infer import check_alloc, check_axis, check_dims, fmt_shape, norm_axes
 from .indexing import GETITEM, GETITEM_GRAD, GETITEM_GRAD_LIKE, SETITEM, split_index
 
@@ -163,12 +163,11 @@ def logical_not(input):  # noqa: A002
 
 
 def _unary(prim, float_result: bool = False):
-    def fn(input):  # noqa: A002
+    def prepare(input):  # noqa: A002
         x = _as_tensor(input, prim.name)
-        if float_result:
-            x = _to_float(x)
-        return bind(prim, (x,), {})
+        return _to_float(x) if float_result else x
 
+    fn = unary_function(prim, prepare, "fc" if float_result else None)
     fn.__name__ = prim.name.lower()
     return fn
 
@@ -329,11 +328,12 @@ def transpose(input, input_perm=_REVERSED, *more):  # noqa: A002
     x = _as_tensor(input, "Transpose")
     if input_perm is None:
         raise TypeError("Transpose: input_perm must be a tuple of ints, got None")
+    nd = x.ndim
     if input_perm is _REVERSED:
-        perm = tuple(range(x.ndim - 1, -1, -1))
+        perm = tuple(range(nd - 1, -1, -1))
     else:
         perm = _shape_arg((input_perm,) + more if more else input_perm, "Transpose")
-    perm = tuple(p % x.ndim if x.ndim else p for p in perm)
+        perm = tuple(p % nd for p in perm) if nd else perm
     return bind(S.TRANSPOSE, (x,), {"perm": perm})
 
 

@@ -40,8 +40,8 @@ def _reshape_infer(x, shape):
 
 
 def _reshape_impl(x, shape):
-    try:
-        return np.reshape(x, shape)
+    try:  # the method: np.reshape's Python wrapper costs more than the reshape of a small array
+        return x.reshape(shape) if x.__class__ is np.ndarray else np.reshape(x, shape)
     except TypeError:  # a None (symbolic) target dim i is the size of x's axis i at run time
         return np.reshape(x, tuple(x.shape[i] if d is None else d for i, d in enumerate(shape)))
 
@@ -77,8 +77,12 @@ def _transpose_emit(ctx, node, args):
     return f"{args[0]}.transpose({ctx.literal(tuple(node.attrs['perm']))})", None
 
 
-TRANSPOSE = register(Op("Transpose", lambda x, perm: np.transpose(x, perm), _transpose_infer, _transpose_bprop,
-                        "shape", emit=_transpose_emit))
+def _transpose_impl(x, perm):
+    return x.transpose(perm) if x.__class__ is np.ndarray else np.transpose(x, perm)  # as in _reshape_impl
+
+
+TRANSPOSE = register(Op("Transpose", _transpose_impl, _transpose_infer, _transpose_bprop, "shape",
+                        emit=_transpose_emit))
 
 
 # ---- broadcast_to ---------------------------------------------------------------------------
