@@ -15,7 +15,7 @@ from .kernels import COUNTERS, load_kernel, numba_available, scalar_lines
 # group runs as plain NumPy (the code O0 generates) for its first TIER_UP_CALLS calls and only then loads its
 # kernel: a graph called that often is a training or inference loop that repays the one-off cost (W7b saves
 # ~130 us per call), and a script calling a graph a few hundred times never imports numba for it. The same
-# threshold as the optimizer's numba loops (nn/optim/_loops.py IMPORT_AFTER). A group of many ops saves more per
+# threshold as the optimizer's numba loops (ops/_lazy_numba.py IMPORT_AFTER). A group of many ops saves more per
 # call, so it tiers up once its calls have made TIER_UP_DISPATCHES NumPy dispatches, if that comes first (W7b's
 # 200-op chain after 100 calls, ~14 ms of plain calls; W1's 6-op cell after 1000).
 TIER_UP_CALLS = 1000

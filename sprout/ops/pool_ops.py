@@ -6,6 +6,7 @@ import numpy as np
 from ..core.op import Op, OpError, register
 from ..core.types import TensorType
 from ._infer import fmt_shape, shapes_compatible
+from . import conv_loops
 from .conv_ops import PAD_MODES, crop, geometry, pad_input, scatter_windows, windows
 
 # Attributes of every pool primitive: kernel=(kh, kw), stride=(sh, sw), dilation=(dh, dw),
@@ -66,6 +67,10 @@ def _maxpool_impl(x, kernel, stride, dilation=(1, 1), pad_mode="valid", pad=(0, 
     n, c, h, w = x.shape
     gh, gw = _checked_geometry(x, kernel, stride, dilation, pad_mode, pad, ceil_mode)
     if _tiled(x, kernel, stride, dilation, gh, gw):
+        if conv_loops.pool_usable(x, kernel):
+            out = np.empty((n, c, gh[0], gw[0]), x.dtype)
+            conv_loops.max_pool2(np.ascontiguousarray(x), out)
+            return out
         # non-overlapping windows: an elementwise maximum over the kh*kw strided taps (no reduction)
         taps = _taps(x, kernel, gh[0], gw[0])
         out = np.maximum(taps[0], taps[1]) if len(taps) > 1 else taps[0].copy()
@@ -108,20 +113,28 @@ def _maxpool_grad_impl(x, dout, **attrs):
                                attrs.get("ceil_mode", False))
     if _tiled(x, attrs["kernel"], attrs["stride"], attrs.get("dilation", (1, 1)), gh, gw):
         # route dout to each window's first maximum, tap by tap (ties go to the earliest tap)
-        taps = _taps(x, attrs["kernel"], gh[0], gw[0])
+        (kh, kw), (ho, wo) = attrs["kernel"], (gh[0], gw[0])
+        exact = x.shape[2] == kh * ho and x.shape[3] == kw * wo  # the taps cover every input position
+        if dout.dtype == x.dtype and conv_loops.pool_usable(x, attrs["kernel"]):
+            grad = (np.empty if exact else np.zeros)(x.shape, dout.dtype)
+            conv_loops.max_pool2_grad(np.ascontiguousarray(x), dout, grad)
+            return grad
+        finite = bool(np.isfinite(dout).all())  # else dout * hit would give inf * 0 = NaN off the maximum
+        grad = (np.empty if exact and finite else np.zeros)(x.shape, dout.dtype)
+        taps = _taps(x, attrs["kernel"], ho, wo)
         best = taps[0].copy()
         for t in taps[1:]:
             np.maximum(best, t, out=best)
-        (kh, kw), (ho, wo) = attrs["kernel"], (gh[0], gw[0])
-        exact = x.shape[2] == kh * ho and x.shape[3] == kw * wo  # the taps cover every input position
-        grad = (np.empty if exact else np.zeros)(x.shape, dout.dtype)
         gtaps = _taps(grad, attrs["kernel"], ho, wo)
         free = None  # windows not yet routed (None: all of them)
         for k, (t, g) in enumerate(zip(taps, gtaps)):
             hit = t == best
             if free is not None:
                 hit &= free
-            np.multiply(dout, hit, out=g)
+            if finite:
+                np.multiply(dout, hit, out=g)
+            else:
+                np.copyto(g, dout, where=hit)
             if k + 1 < len(taps):
                 if free is None:
                     free = ~hit

@@ -165,8 +165,7 @@ def test_numba_col2im_input_gradient_matches_the_numpy_forms(monkeypatch):
     pytest.importorskip("numba")
     from sprout.ops import conv_loops
 
-    conv_loops._compile()
-    loop = conv_loops._col2im
+    loops = conv_loops.LOOPS.load()
     r = np.random.default_rng(5)
     for dtype in (np.float32, np.float64):
         for pad, dil, stride in (((0, 0, 0, 0), (1, 1), (1, 1)), ((1, 2, 0, 3), (1, 1), (1, 1)),
@@ -174,13 +173,48 @@ def test_numba_col2im_input_gradient_matches_the_numpy_forms(monkeypatch):
             attrs = dict(stride=stride, dilation=dil, pad_mode="pad", pad=pad, groups=1)
             x, w = r.standard_normal((6, 5, 19, 17)).astype(dtype), r.standard_normal((16, 5, 3, 4)).astype(dtype)
             d = r.standard_normal(conv_ops._conv_impl(x, w, **attrs).shape).astype(dtype)
-            monkeypatch.setattr(conv_loops, "_col2im", loop)
+            monkeypatch.setattr(conv_loops.LOOPS, "kernels", loops)
             assert conv_loops.usable(d.size * 12, dtype, stride, dil) == (stride == dil == (1, 1))
             got = conv_ops._input_grad(d, w, x.shape, **attrs)
-            monkeypatch.setattr(conv_loops, "_col2im", False)  # the NumPy forms
+            monkeypatch.setattr(conv_loops.LOOPS, "kernels", {})  # the NumPy forms
             want = conv_ops._input_grad(d, w, x.shape, **attrs)
             assert got.dtype == want.dtype == dtype and got.flags.c_contiguous
             np.testing.assert_allclose(got, want, rtol=1e-5 if dtype == np.float32 else 1e-12, atol=1e-5)
+
+
+@pytest.mark.parametrize("numba_loops", [False, True])
+def test_tiled_2x2_max_pool_loops_match_the_numpy_taps(monkeypatch, numba_loops):
+    from sprout.ops import conv_loops
+
+    if numba_loops:
+        pytest.importorskip("numba")
+        monkeypatch.setattr(conv_loops.LOOPS, "kernels", conv_loops.LOOPS.load())
+    else:
+        monkeypatch.setattr(conv_loops.LOOPS, "kernels", {})
+    attrs = dict(kernel=(2, 2), stride=(2, 2), dilation=(1, 1), pad_mode="valid", pad=(0, 0, 0, 0), ceil_mode=False)
+    r = np.random.default_rng(11)
+    for dtype in (np.float32, np.float64):
+        for shape in ((8, 16, 32, 32), (9, 15, 33, 31)):   # odd: the last row / column is in no window
+            x = np.maximum(r.standard_normal(shape), 0).astype(dtype)   # ties at 0
+            x[0, 0, 0, 1] = np.nan                                     # a NaN wins its window
+            x[1, 2, 4:6, 6:8] = np.inf
+            assert conv_loops.pool_usable(x, (2, 2)) == numba_loops
+            y = pool_ops._maxpool_impl(x, **attrs)
+            taps = [x[:, :, i:i + 2 * y.shape[2]:2, j:j + 2 * y.shape[3]:2] for i in range(2) for j in range(2)]
+            want = np.maximum(np.maximum(np.maximum(taps[0], taps[1]), taps[2]), taps[3])
+            np.testing.assert_array_equal(y, want)
+            assert y.dtype == dtype and np.isnan(y[0, 0, 0, 0])
+            d = r.standard_normal(y.shape).astype(dtype)
+            d[2, 3, 1, 1] = np.inf                                      # off-maximum taps stay exactly 0
+            g = pool_ops._maxpool_grad_impl(x, d, **attrs)
+            want_g = np.zeros_like(x)
+            free = np.ones(y.shape, bool)
+            for k, t in enumerate(taps):
+                hit = free & (t == y)
+                want_g[:, :, k // 2:k // 2 + 2 * y.shape[2]:2, k % 2:k % 2 + 2 * y.shape[3]:2][hit] = d[hit]
+                free &= ~hit
+            np.testing.assert_array_equal(g, want_g)
+            assert not np.isnan(g).any() and g[0, 0, 0, 1] == 0 and g[0, 0, 0, 0] == 0
 
 
 def test_tiled_max_pool_grad_routes_ties_to_the_first_tap():

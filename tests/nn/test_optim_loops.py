@@ -3,20 +3,38 @@ them only once a run has done enough large updates to repay the import."""
 import numpy as np
 import pytest
 
-from sprout.ops import optim_kernels as _kernels, optim_loops as _loops
+from sprout.ops import _lazy_numba, optim_kernels as _kernels, optim_loops as _loops
 
 
 def test_numba_import_is_deferred_until_it_pays():
-    assert not _loops.worth_loading(0, numba_imported=False)
-    assert not _loops.worth_loading(_loops.IMPORT_AFTER - 1, numba_imported=False)
-    assert _loops.worth_loading(_loops.IMPORT_AFTER, numba_imported=False)
-    assert _loops.worth_loading(1, numba_imported=True)
+    lazy = _lazy_numba
+    assert not lazy.worth_loading(0, numba_imported=False)
+    assert not lazy.worth_loading(lazy.IMPORT_AFTER - 1, numba_imported=False)
+    assert lazy.worth_loading(lazy.IMPORT_AFTER, numba_imported=False)
+    assert lazy.worth_loading(1, numba_imported=True)
+
+
+def test_lazy_loops_count_large_calls_and_build_once():
+    import importlib.util
+    import sys
+
+    built = []
+    loops = _lazy_numba.LazyLoops(lambda numba: built.append(numba) or {"f": len})
+    if "numba" not in sys.modules:
+        for _ in range(_lazy_numba.IMPORT_AFTER - 1):
+            assert not loops.ready()        # not worth importing numba yet: the NumPy forms run
+        assert loops.kernels is None and not built
+    if importlib.util.find_spec("numba") is None:
+        assert not loops.ready() and loops.kernels == {}   # numba missing: the NumPy forms for good
+        return
+    assert loops.ready() and loops["f"] is len and len(built) == 1
+    assert loops.ready() and len(built) == 1
 
 
 @pytest.mark.parametrize("nesterov", [None, False, True])
 def test_loops_match_numpy_bitwise(nesterov):
     pytest.importorskip("numba")
-    if not _loops._compile():
+    if not _loops.LOOPS.load():
         pytest.skip("numba loops unavailable")
     rng = np.random.default_rng(0)
     n = _loops.MIN_SIZE + 7
