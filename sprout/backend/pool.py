@@ -226,3 +226,14 @@ def _on_change(key: str) -> None:
 
 
 context.on_change(_on_change)
+
+
+def _kernel_may_split() -> bool:
+    """Kernels split their batch (ops/_parallel.py) on two streams, except on the worker itself (its own task's
+    halves would only queue behind it)."""
+    return streams() == 2 and (_worker is None or _thread.get_ident() != _worker.ident)
+
+
+from ..ops import _parallel  # noqa: E402
+
+_parallel.install(_kernel_may_split, both)

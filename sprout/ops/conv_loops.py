@@ -15,12 +15,14 @@ from __future__ import annotations
 import numpy as np
 
 from ._lazy_numba import LazyLoops
+from ._parallel import halves, worth
 
 MIN_SIZE = 1 << 15  # arrays below this many elements: NumPy's slice ops are cheap enough
+SPLIT_SIZE = 1 << 17  # pooling inputs from this many elements split their batch over two streams (when set)
 
 
 def _build(numba) -> dict:
-    jit = numba.njit(cache=True, error_model="numpy")
+    jit = numba.njit(cache=True, error_model="numpy", nogil=True)  # nogil: two streams run halves at once
 
     @jit
     def col2im(dcols, out):  # pragma: no cover - compiled
@@ -100,9 +102,18 @@ def pool_usable(x: np.ndarray, kernel) -> bool:
 
 def max_pool2(x: np.ndarray, out: np.ndarray) -> None:
     """``out`` (N, C, Ho, Wo) = the maximum of each 2x2 tile of ``x`` (after ``pool_usable`` said yes)."""
-    LOOPS["max_pool2"](x, out)
+    _by_halves(LOOPS["max_pool2"], x, out)
 
 
 def max_pool2_grad(x: np.ndarray, dout: np.ndarray, grad: np.ndarray) -> None:
     """``grad`` (the tiles of ``x``) = ``dout`` at each tile's first maximum, 0 elsewhere in the tile."""
-    LOOPS["max_pool2_grad"](x, np.ascontiguousarray(dout, x.dtype), grad)
+    _by_halves(LOOPS["max_pool2_grad"], x, np.ascontiguousarray(dout, x.dtype), grad)
+
+
+def _by_halves(loop, x: np.ndarray, *arrays: np.ndarray) -> None:
+    """``loop(x, *arrays)``, as two halves of the batch on the two streams when they are set and ``x`` is large."""
+    n = x.shape[0]
+    if n >= 2 and worth(x.size, SPLIT_SIZE):
+        halves(lambda lo, hi: loop(x[lo:hi], *(a[lo:hi] for a in arrays)), n, True)
+    else:
+        loop(x, *arrays)

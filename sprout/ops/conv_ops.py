@@ -7,6 +7,7 @@ from numpy.lib.stride_tricks import as_strided
 from ..core.op import Op, OpError, register
 from ..core.types import TensorType
 from ._gemm import gemm
+from ._parallel import halves, worth
 from ._scratch import copy_into, scratch
 from ._infer import fmt_shape, shapes_compatible
 
@@ -159,6 +160,12 @@ def _cols_cm(x, kh: int, kw: int, stride, dilation, pads, ho: int, wo: int, out=
     """Channel-major im2col: (C*kh*kw, N*Ho*Wo) patches of ``x`` zero-padded by ``pads`` = (top, bottom, left,
     right): one transposing copy into the padded buffer, one copy of the windows. With the rows (c, i, j) and
     the columns (n, y, x), a groups=1 convolution is ONE GEMM, and its filter gradient another."""
+    n, c = x.shape[:2]
+    return _flat(_windows_cm(x, kh, kw, stride, dilation, pads, ho, wo), (c * kh * kw, n * ho * wo), out)
+
+
+def _windows_cm(x, kh: int, kw: int, stride, dilation, pads, ho: int, wo: int) -> np.ndarray:
+    """The read-only (C, kh, kw, N, Ho, Wo) view ``_cols_cm`` copies (the padded input is this thread's scratch)."""
     n, c, h, w = x.shape
     top, bottom, left, right = pads
     if top or bottom or left or right:
@@ -168,9 +175,42 @@ def _cols_cm(x, kh: int, kw: int, stride, dilation, pads, ho: int, wo: int, out=
     else:  # no padding: the windows are read straight from x (a 1x1 stride-2 conv reads a quarter of it)
         xp = x.transpose(1, 0, 2, 3)
     s0, s1, s2, s3 = xp.strides
-    view = as_strided(xp, (c, kh, kw, n, ho, wo), (s0, s2 * dilation[0], s3 * dilation[1], s1, s2 * stride[0],
+    return as_strided(xp, (c, kh, kw, n, ho, wo), (s0, s2 * dilation[0], s3 * dilation[1], s1, s2 * stride[0],
                                                    s3 * stride[1]), writeable=False)
-    return _flat(view, (c * kh * kw, n * ho * wo), out)
+
+
+# multiply-adds from which a conv kernel splits its batch over the two streams (when they are set: ops/_parallel)
+_SPLIT_MACS = 1 << 21
+
+
+def _gemm_into(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> None:
+    """``out[...] = gemm(a, b)`` (straight into ``out`` unless float16 goes through float32)."""
+    if a.dtype == b.dtype == out.dtype and a.dtype != np.float16:
+        np.matmul(a, b, out=out)
+    else:
+        out[...] = gemm(a, b)
+
+
+def _conv_cm_split(x, w, stride, dilation, pads, ho: int, wo: int, cols) -> np.ndarray:
+    """The channel-major convolution as two halves of the batch, one per stream: each half's im2col copy (into
+    its column range of ``cols`` when given, else its thread's scratch), GEMM and transposed output. Bitwise the
+    one-call result: each output is the same dot product over C*kh*kw."""
+    n, c = x.shape[:2]
+    o, _, kh, kw = w.shape
+    w2, spatial = w.reshape(o, -1), ho * wo
+    y = np.empty((n, o, ho, wo), x.dtype)
+
+    def part(lo: int, hi: int) -> None:
+        win = _windows_cm(x[lo:hi], kh, kw, stride, dilation, pads, ho, wo)
+        if cols is None:
+            ch = _flat(win, (c * kh * kw, (hi - lo) * spatial))
+        else:
+            np.copyto(cols.reshape(c, kh, kw, n, ho, wo)[:, :, :, lo:hi], win)
+            ch = cols[:, lo * spatial:hi * spatial]
+        y[lo:hi] = _gemm_tmp(w2, ch).reshape(o, hi - lo, ho, wo).transpose(1, 0, 2, 3)
+
+    halves(part, n, True)
+    return y
 
 
 def _zero_border(a: np.ndarray, top: int, bottom: int, left: int, right: int) -> None:
@@ -222,6 +262,8 @@ def _conv_with_cols(x, w, stride, dilation, pad_mode, pad, groups, keep):
         if gh[0] <= 0 or gw[0] <= 0:  # the eager path has no infer call: fail here (dispatch asks infer why)
             raise ValueError("empty convolution output")
         out = None if keep is None else keep.take((c * kh * kw, n * gh[0] * gw[0]), x.dtype)
+        if n >= 2 and worth(o * c * kh * kw * n * gh[0] * gw[0], _SPLIT_MACS):
+            return _conv_cm_split(x, w, stride, dilation, _pads(gh, gw), gh[0], gw[0], out), out
         cols = _cols_cm(x, kh, kw, stride, dilation, _pads(gh, gw), gh[0], gw[0], out)
         return _conv_cm(x, w, stride, dilation, _pads(gh, gw), gh[0], gw[0], cols), cols
     # per-sample batched GEMMs over (N, G, K, L) columns
@@ -231,8 +273,20 @@ def _conv_with_cols(x, w, stride, dilation, pad_mode, pad, groups, keep):
         if gh[0] <= 0 or gw[0] <= 0:
             raise ValueError("empty convolution output")
         out = keep.take((n, groups, cg * kh * kw, gh[0] * gw[0]), x.dtype)
+    w3 = w.reshape(groups, o // groups, -1)
+    gh, gw = geometry(h, wd, kh, kw, stride, dilation, pad_mode, pad)
+    if n >= 2 and gh[0] > 0 and gw[0] > 0 and worth(o * cg * kh * kw * n * gh[0] * gw[0], _SPLIT_MACS):
+        # two halves of the batch, one per stream (per-sample GEMMs: bitwise the one-call result)
+        y = np.empty((n, groups, o // groups, gh[0] * gw[0]), x.dtype)
+
+        def part(lo: int, hi: int) -> None:
+            _gemm_into(w3, _cols(x[lo:hi], kh, kw, stride, dilation, pad_mode, pad, groups,
+                                 None if out is None else out[lo:hi])[0], y[lo:hi])
+
+        halves(part, n, True)
+        return y.reshape(n, o, gh[0], gw[0]), out
     cols, gh, gw = _cols(x, kh, kw, stride, dilation, pad_mode, pad, groups, out)
-    y = gemm(w.reshape(groups, o // groups, -1), cols)  # (N, G, O/G, Ho*Wo): one batched BLAS call
+    y = gemm(w3, cols)  # (N, G, O/G, Ho*Wo): one batched BLAS call
     return y.reshape(n, o, gh[0], gw[0]), cols
 
 
@@ -270,10 +324,18 @@ def _input_grad(dout, w, x_shape, stride, dilation, pad_mode, pad, groups):
                         h, wd)
     if groups == 1 and conv_loops.usable(n * c * kh * kw * ho * wo, dout.dtype, stride, dilation):
         # the exact GEMM, then one numba pass adding every column value at its input position
-        dcols = _gemm_tmp(w.reshape(o, -1).T, _from_nchw(dout)).reshape(c, kh, kw, n, ho, wo)
         exact = padded == (n, c, h, wd)
         acc = np.empty(padded, dout.dtype) if exact else scratch("acc", padded, dout.dtype)
-        conv_loops.col2im(dcols, acc)
+        wt = w.reshape(o, -1).T
+
+        def part(lo: int, hi: int) -> None:  # a range of the batch (each image's sums are its own)
+            dcols = _gemm_tmp(wt, _from_nchw(dout[lo:hi])).reshape(c, kh, kw, hi - lo, ho, wo)
+            conv_loops.col2im(dcols, acc[lo:hi])
+
+        if n >= 2 and worth(o * c * kh * kw * n * ho * wo, _SPLIT_MACS):
+            halves(part, n, True)  # one half per stream: bitwise the one-call result
+        else:
+            part(0, n)
         return acc if exact else np.ascontiguousarray(crop(acc, gh, gw, h, wd))
     if groups == 1 and tuple(stride) == (1, 1) and tuple(dilation) == (1, 1) and (ho, wo) == (hp - kh + 1,
                                                                                           wp - kw + 1):
@@ -326,16 +388,33 @@ def _filter_grad(dout, x, w_shape, stride, dilation, pad_mode, pad, groups):
 
 def _filter_from(dout, cols, w_shape, groups):
     """dW from the conv's im2col columns: channel-major (K, N*L) ones (2-D) or per-sample (N, G, K, L) ones."""
-    o = w_shape[0]
-    if cols.ndim == 2:  # one GEMM over channel-major columns: (K, N*L) @ (N*L, O)
-        d = dout.transpose(1, 0, 2, 3).reshape(o, -1)
-        # cols @ d.T, then transposed: OpenBLAS (one thread) is 1.2-1.7x faster in this orientation than d @ cols.T
-        # for these skinny products (LeNet's conv2: 409 -> 250 us; a 16-channel 3x3 conv on 32x32, b16: 2.7 -> 1.6 ms)
-        return np.ascontiguousarray(gemm(cols, d.T).T).reshape(w_shape)
+    o, n = w_shape[0], dout.shape[0]
+    parallel = n >= 2 and worth(o * cols.size, _SPLIT_MACS)
+    if cols.ndim == 2:  # GEMMs over channel-major columns: (K, N*L) @ (N*L, O)
+        spatial = cols.shape[1] // n
+
+        def part(lo: int, hi: int) -> np.ndarray:
+            d = dout[lo:hi].transpose(1, 0, 2, 3).reshape(o, -1)
+            # cols @ d.T, then transposed: OpenBLAS (one thread) is 1.2-1.7x faster in this orientation than
+            # d @ cols.T for these skinny products (LeNet's conv2: 409 -> 250 us; a 16-channel 3x3 conv on 32x32,
+            # b16: 2.7 -> 1.6 ms)
+            return gemm(cols[:, lo * spatial:hi * spatial], d.T)
+
+        if n < 2:
+            return np.ascontiguousarray(part(0, n).T).reshape(w_shape)
+        # always the sum of the two halves of the batch (one per stream when they are set): the same float sums
+        # whether or not the halves ran at once
+        a, b = halves(part, n, parallel)
+        return np.ascontiguousarray(np.add(a, b, out=a).T).reshape(w_shape)
     # sum over the batch of per-sample GEMMs d[n] @ cols[n]^T on the forward's im2col layout; measured
     # faster than one long-K GEMM over a channel-major copy (BLAS is slow on its skinny output here)
-    d = dout.reshape(dout.shape[0], groups, o // groups, -1)  # (N, G, O/G, L)
-    per_sample = gemm(d, np.swapaxes(cols, -1, -2))  # (N, G, O/G, K)
+    d = dout.reshape(n, groups, o // groups, -1)  # (N, G, O/G, L)
+    ct = np.swapaxes(cols, -1, -2)
+    if parallel:  # the per-sample products in two halves, one per stream; the one sum over the batch after
+        per_sample = np.empty((n, groups, o // groups, cols.shape[2]), np.result_type(d, ct))
+        halves(lambda lo, hi: _gemm_into(d[lo:hi], ct[lo:hi], per_sample[lo:hi]), n, True)
+    else:
+        per_sample = gemm(d, ct)  # (N, G, O/G, K)
     return np.add.reduce(per_sample, axis=0).reshape(w_shape)
 
 
