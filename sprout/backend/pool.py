@@ -35,6 +35,7 @@ class Task:
 
 
 _queue: collections.deque = collections.deque()
+_running = False  # the worker is running a task
 _wake = _thread.allocate_lock()   # released = work may be queued; the worker sleeps acquiring it
 _wake.acquire()
 _start_lock = threading.Lock()
@@ -53,6 +54,7 @@ _skip = 0
 
 
 def _loop() -> None:
+    global _running
     pop, queue, wall, cpu = _queue.popleft, _queue, time.perf_counter, time.thread_time
     while True:
         _wake.acquire()
@@ -64,12 +66,14 @@ def _loop() -> None:
             if not t.claim.acquire(False):
                 continue  # its caller already ran it
             STATS["run_by_worker"] += 1
+            _running = True
             w, c = wall(), cpu()
             try:
                 t.result = t.fn(*t.args)
             except BaseException as exc:  # noqa: BLE001 - handed to the joining thread, which raises it
                 t.error = exc
             t.off_cpu = (wall() - w) - (cpu() - c)
+            _running = False
             t.done.release()
 
 
@@ -83,9 +87,9 @@ def _ensure_worker() -> None:
 
 def _after_fork_in_child() -> None:
     """A forked child (a dataset worker process) has no worker thread: start afresh, with an empty queue."""
-    global _worker, _wake, _misses, _skip, _start_lock
+    global _worker, _wake, _misses, _skip, _start_lock, _running
     _queue.clear()
-    _worker, _misses, _skip = None, 0, 0
+    _worker, _misses, _skip, _running = None, 0, 0, False
     _start_lock = threading.Lock()
     _wake = _thread.allocate_lock()
     _wake.acquire()
@@ -229,9 +233,11 @@ context.on_change(_on_change)
 
 
 def _kernel_may_split() -> bool:
-    """Kernels split their batch (ops/_parallel.py) on two streams, except on the worker itself (its own task's
-    halves would only queue behind it)."""
-    return streams() == 2 and (_worker is None or _thread.get_ident() != _worker.ident)
+    """Kernels split their batch (ops/_parallel.py) on two streams while the worker is idle: not on the worker
+    itself, nor beside a task of the schedule (a half queued behind it would run on the caller and count as a race
+    the worker lost)."""
+    return streams() == 2 and not _queue and not _running and \
+        (_worker is None or _thread.get_ident() != _worker.ident)
 
 
 from ..ops import _parallel  # noqa: E402

@@ -107,5 +107,13 @@ def test_kernels_split_only_on_two_streams_and_never_on_the_worker():
             assert t.result is False
         else:
             pool.join(t)
+        release, started = threading.Event(), threading.Event()
+        t = pool.submit(lambda: started.set() or release.wait(10))
+        assert not _parallel._active()              # a task queued or running: no halves beside it
+        if started.wait(10) and t.claim.locked():   # the worker runs it (not this thread at a join)
+            assert not _parallel._active()
+        release.set()
+        pool.join(t)
+        assert _parallel._active() == (not pool._queue)   # idle again (once the worker dropped stale entries)
     finally:
         ms.set_context(inter_op_parallel_num=0)
