@@ -134,10 +134,13 @@ def test_seed_216476_view_bound_to_two_names_across_a_break(check, mode):
     assert_agrees(SRC_S216476, X_S216476, check=check, mode=mode)
 
 
-# ---- seed 214237 (open): a Python int of an outer loop read in an inner tensor while's body, second call ----------
-# ``v3 = (ops.ones((2, 2)) * i4).sum(1)`` inside a tensor while nested in another, i4 the outer loop's counter: the
-# first call never enters the inner loop; on the second it does, and bytecode capture returns v3 for i4 = 1 where
-# eager's last iteration has i4 = 4 (16 vs 4: silent wrong forward; the full program's grad_of_jit too).
+# ---- seed 214237: a loop counter reset to the value it already held, second call -----------------------------------
+# ``i5 = 0`` before an inner tensor while nested in a Python loop over i4: the first call never entered the inner loop,
+# so the segment from the inner loop's exit (outer condition) to the inner condition was captured while i5 already
+# held the cached int 0. Its exit took the slot as unchanged (the object it started with) and passed it through; on
+# the second call the inner loop ran, the segment kept i5 = 2, and every later inner loop was skipped: bytecode
+# capture returned v3 for i4 = 1 where eager's last iteration has i4 = 4 (silent wrong forward and gradient). A slot
+# the segment assigned is never passed through (capture/bytecode/capture.py ``stored_slots``).
 SRC_S214237 = '''\
 import numpy as np
 import sprout as ms
@@ -180,12 +183,56 @@ X_S214237 = [("x", "tensor", [[-0.91, -0.65, 0.79], [-0.66, -0.17, 0.25]], [[-0.
              ("y", "tensor", [[0.01, 0.82, 1.37], [-0.8, -0.71, -0.41]], [[0.87, 1.36, 0.57], [0.78, 0.69, 1.26]])]
 
 
-@pytest.mark.xfail(strict=True, reason="fuzz-30: open, an outer loop's Python int read in an inner tensor while's "
-                                       "body is stale on the second call under bytecode capture")
-def test_seed_214237_outer_counter_in_an_inner_tensor_while():
-    assert_agrees(SRC_S214237, X_S214237, check="fwd", mode="bytecode", entry="net")
-
-
-@pytest.mark.parametrize("check, mode", [cm for cm in ALL_CHECKS if cm != ("fwd", "bytecode")])
-def test_seed_214237_agrees_elsewhere(check, mode):
+@pytest.mark.parametrize("check, mode", ALL_CHECKS)
+def test_seed_214237_outer_counter_in_an_inner_tensor_while(check, mode):
     assert_agrees(SRC_S214237, X_S214237, check=check, mode=mode, entry="net")
+
+
+# shrunk variants: the reset slot is the counter or a bool flag of an inner tensor while; the outer loop is a ``for``
+# whose body starts with a tensor if, or a ``while`` with a tensor condition (either way every outer iteration resumes
+# at the same point, so the reset's segment is entered after the inner loop ran too); the first call never enters the
+# inner loop, the second does (x's sum changes sign)
+RESET_TAIL = '''
+
+FUZZ_W0 = Tensor(np.array([0.25, 0.75, 1.25], np.float32))
+
+def fuzz_combine(out):
+    return (out * FUZZ_W0).sum()
+
+
+def fuzz_loss(x):
+    return fuzz_combine(f(x))
+
+
+def fuzz_grad(x):
+    return ops.grad(fuzz_loss, grad_position=(0,), weights=None)(x)
+'''
+SRC_RESET_COUNTER = '''\
+import numpy as np
+import sprout as ms
+from sprout import Parameter, Tensor, nn, ops
+
+
+def f(x):
+    out = x * 1.0
+    for i in range(3):
+        if x.mean() > 9:
+            out = out * 2
+        t = 0
+        while (x.sum() > 0) and t < 1:
+            t = t + 1
+            out = out + i
+    return out
+''' + RESET_TAIL
+SRC_RESET_FLAG = SRC_RESET_COUNTER.replace("t = 0", "done = False").replace("t < 1", "not done").replace(
+    "t = t + 1", "done = True")
+SRC_RESET_WHILE = SRC_RESET_COUNTER.replace(
+    "    for i in range(3):\n        if x.mean() > 9:\n            out = out * 2\n",
+    "    i = 0\n    while (x.mean() < 9) and i < 3:\n        i = i + 1\n")
+X_RESET = [("x", "tensor", [-0.5, 0.25, -0.75], [0.5, -0.25, 1.5])]
+
+
+@pytest.mark.parametrize("src", [SRC_RESET_COUNTER, SRC_RESET_FLAG, SRC_RESET_WHILE], ids=["counter", "flag", "while"])
+@pytest.mark.parametrize("check, mode", ALL_CHECKS)
+def test_seed_214237_slot_reset_to_the_value_it_held(src, check, mode):
+    assert_agrees(src, X_RESET, check=check, mode=mode)

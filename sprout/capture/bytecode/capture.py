@@ -98,6 +98,7 @@ class Capture(Handlers):
             self.opaque.add(id(frame.exc))
         self.pending: Break | None = None
         self.converted_slots: set = set()
+        self.stored_slots: set = set()                 # top-frame slots this segment assigned (STORE_FAST)
         try:
             self.top.stack = [self.convert(v, ("S", i)) for i, v in enumerate(frame.stack)]
         except Break as b:  # two stack values share memory in a way a graph cannot express: break at once
@@ -238,11 +239,18 @@ class Capture(Handlers):
         v = f.locals[k]
         if f is self.top and k not in self.converted_slots:
             self.converted_slots.add(k)
-            if v is not UNBOUND and v is self.orig[k]:
+            if v is not UNBOUND and v is self.orig[k] and k not in self.stored_slots:
                 v = f.locals[k] = self.convert(v, ("L", k, py311.localsplus_names(f.code)[k]))
         if v is UNBOUND:
             return super().load_local(f, k)
         return v
+
+    def op_STORE_FAST(self, f, ins):
+        # an assigned slot no longer holds what the frame had, even when the value is that very object (the
+        # cached int 0 assigned to ``i = 0`` that was 0): it is neither the frame's value nor passed through
+        if f is self.top:
+            self.stored_slots.add(ins.arg)
+        super().op_STORE_FAST(f, ins)
 
     def load_cell(self, f, k):
         cell = f.locals[k]

@@ -228,8 +228,10 @@ def _build_entry(cap: Capture, kind: str, payload) -> Entry:
     else:
         # a slot still holding the object the segment started with passes it through, also when its conversion
         # was begun (``converted_slots``) and broke off (fuzz-29: ``x`` sharing memory with ``y`` was otherwise
-        # held as the first call's constant)
-        loc_r = [("P", ("L", k)) if v is cap.orig[k] and (k not in cap.converted_slots or (
+        # held as the first call's constant); never a slot the segment assigned (fuzz-30: ``i5 = 0`` when i5 was
+        # the cached 0 left the next call's i5 = 2 in place)
+        stored = cap.stored_slots
+        loc_r = [("P", ("L", k)) if v is cap.orig[k] and k not in stored and (k not in cap.converted_slots or (
                      isinstance(v, Tensor) and not isinstance(v, Tracer))) else recipe(v)
                  for k, v in enumerate(f.locals)]
         stk_r = [recipe(v) for v in f.stack]
