@@ -191,6 +191,8 @@ def _symbolic_cond(pred, then_fn, else_fn, operands, names, loc, dead=()):
             b = dispatch.current_builder()
             for t, outer in zip(ts, op_leaves):  # eagerly the operand's own object: a write to either reaches both
                 b.alias_when(t, outer, None)
+                if isinstance(outer, Tracer):  # and inside the branch the outer tensor is read through the operand,
+                    b.seed(outer, t)  # never lifted in as a second input (fuzz seed 230313: a write reached one only)
             raw = fns[side](*unflatten(op_spec, list(ts)))
             record[side] = (b, ts, raw)
             return [x for x in _flat(raw) if isinstance(x, Tensor)]
