@@ -37,8 +37,14 @@ class Type:
 
     @property
     def is_inexact(self) -> bool:
-        """float or complex: the dtypes gradients flow through."""
+        """float or complex."""
         return self.category >= 3
+
+    @property
+    def is_differentiable(self) -> bool:
+        """Every number dtype but bool: the dtypes gradients flow through, as eagerly and in MindSpore's graphs
+        (an int32 input's gradient is computed in int32)."""
+        return self.category >= 1
 
     @property
     def is_int(self) -> bool:

@@ -12,18 +12,19 @@ from ..core.tensor import Tensor
 from ..core.types import TensorType
 from ..ir.builder import _new_tracer, trace_subgraph
 from ..ir.callop import GRAPH_CALL
+from ..ir.effects import is_token
 from ..ir.graph import Const, Var
 from ..ir.replay import replay
 from ..ops import functional as F
 from ..ops.control import COND, WHILE_LOOP
-from .grad_graph import Split, split
+from .grad_graph import Split, differentiable, split
 from .zero_cot import prune
 
 _PEEL = 2  # reverse steps of a WhileLoop's backward peeled to skip cotangents zero at first (zero_cot)
 
 
-def _is_float(x) -> bool:
-    return isinstance(x, Tensor) and x.dtype.is_inexact
+def _differentiable(x) -> bool:
+    return isinstance(x, Tensor) and differentiable(x)
 
 
 def _as_list(dout, n: int) -> list:
@@ -65,7 +66,7 @@ def _cond_residual_vjp(args: tuple, attrs: dict, emit=bind):
     # one gradient per distinct float tensor among the operands (the same tensor often feeds both branches)
     groups: dict[int, list] = {}
     for p, a in enumerate(ins):
-        if _is_float(a):
+        if _differentiable(a):
             groups.setdefault(id(a), []).append(p)
 
     def vjp(read, _out, dout):  # read: the operands' values when the node ran (the tape keeps them)
@@ -123,8 +124,9 @@ def _while_residual_vjp(args: tuple, attrs: dict, emit=bind):
     n_primal = n + 1 + s0 if recorded else n
     primal = list(outs[:n_primal])
     count, stacks = outs[n], list(outs[n + 1:])
-    f_state = [j for j in range(n) if s.forward.inputs[j].type.dtype.is_inexact]
-    f_cap = [i for i, c in enumerate(bcap) if _is_float(c)]
+    f_state = [j for j in range(n) if s.forward.inputs[j].type.dtype.is_differentiable
+               and not is_token(s.forward.inputs[j])]
+    f_cap = [i for i, c in enumerate(bcap) if _differentiable(c)]
 
     pos = {o: len(s.res_from) + c for c, o in enumerate(s.dout_of)}  # body output -> its cotangent's backward input
     gpos = {p: g for g, p in enumerate(s.grad_of)}  # body input -> its gradient's position
@@ -197,7 +199,7 @@ def _while_residual_vjp(args: tuple, attrs: dict, emit=bind):
                      {"cond": g_cond, "body": g_body, "n_vars": len(carry_types), "n_cond": len(g_cond.captured)})
         full: list = [None] * len(args)
         for p, g in zip(live, final[1:1 + len(live)]):
-            if _is_float(inits[p]):
+            if _differentiable(inits[p]):
                 full[p] = g
         for i, g in zip(f_cap, final[1 + len(live):]):
             full[n + k + i] = g

@@ -14,6 +14,11 @@ from ..ir.graph import Graph, Node, Var
 from .tape import Tape
 
 
+def differentiable(t) -> bool:
+    """A value a gradient flows through: a number tensor (ints too, as eagerly), not a bool nor an effect token."""
+    return t.dtype.is_differentiable and not is_token(t)
+
+
 @dataclass
 class Joint:
     """``graph``: inputs = primal inputs + douts; outputs = primal outputs + one grad per entry of
@@ -37,7 +42,7 @@ def joint_graph(graph: Graph) -> Joint:
     tracers = [builder.add_input(v.type, v.name, ("in", k)) for k, v in enumerate(graph.inputs)]
     tape = Tape()
     for t in tracers:
-        if t.dtype.is_inexact:
+        if differentiable(t):
             tape.watch(t)
     with builder:
         dispatch.push_tape(tape)
@@ -47,7 +52,7 @@ def joint_graph(graph: Graph) -> Joint:
             dispatch.pop_tape(tape)
         outs = results[:len(graph.outputs)]
         new_values = [builder.output_value(v) for v in results[len(graph.outputs):]]
-        dout_of = [i for i, o in enumerate(outs) if isinstance(o, Tracer) and o.dtype.is_inexact]
+        dout_of = [i for i, o in enumerate(outs) if isinstance(o, Tracer) and differentiable(o)]
         douts = [builder.add_input(outs[i]._var.type, "dout", ("dout", i)) for i in dout_of]
         table = tape.backward([outs[i] for i in dout_of], douts)
         grads, grad_of = [], []

@@ -321,7 +321,7 @@ def _cast_infer(x, dtype):
 
 
 def _cast_bprop(x, out, d, dtype):
-    if not (x.dtype.is_float or x.dtype.is_complex):
+    if not x.dtype.is_differentiable:  # a bool source; an int one gets the cotangent cast (truncated) as in MindSpore
         return (None,)
     return (F.cast(d, x.dtype),)
 
