@@ -134,7 +134,7 @@ def test_shuffle_modes_sampling_and_padding(tmp_path):
     for mode in (True, ds.Shuffle.GLOBAL, ds.Shuffle.FILES, ds.Shuffle.INFILE):
         got = [int(r["id"]) for r in ds.MindDataset(first, shuffle=mode).create_dict_iterator(output_numpy=True)]
         assert sorted(got) == sorted(ids)
-    files = [FileReader([first.replace("0", str(i))]).len() for i in range(3)]
+    files = [FileReader([first[:-1] + str(i)]).len() for i in range(3)]  # shard suffix only (a "0" may be in the path)
     infile = [int(r["id"]) for r in ds.MindDataset(first, shuffle=ds.Shuffle.INFILE).create_dict_iterator(
         output_numpy=True)]
     assert sorted(infile[:files[0]]) == sorted(ids[:files[0]])  # files stay in order, rows move inside them
