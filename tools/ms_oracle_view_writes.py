@@ -44,6 +44,37 @@ CASES = {
     "flatten_of_transpose_is_a_copy": f"y = x.T.flatten(); ops.assign(x, {ONES.format((2, 3))}); out = y",
     "reshape_of_transpose_is_a_copy": f"y = x.T.reshape(6); ops.assign(x, {ONES.format((2, 3))}); out = y",
     "iadd_on_a_view_rebinds": "y = x.reshape(3, 2); y += 1; out = y",
+    # more view ops: writes through them reach the base, ops.assign refuses them
+    "setitem_permute": "y = x.permute(1, 0); y[0] = 5; out = y",
+    "setitem_swapaxes": "y = ops.swapaxes(x, 0, 1); y[1, 1] = 5; out = y",
+    "setitem_movedim": "y = ops.movedim(x, 0, 1); y[2] = 5; out = y",
+    "setitem_split": "y = ops.split(x, 1, 0)[1]; y[0, 1] = 5; out = y",
+    "setitem_chunk": "y = ops.chunk(x, 2, 0)[0]; y[0, 2] = 5; out = y",
+    "setitem_unbind": "y = ops.unbind(x, 0)[1]; y[0] = 5; out = y",
+    "setitem_narrow": "y = ops.narrow(x, 1, 1, 2); y[1] = 5; out = y",
+    "setitem_unsqueeze": "y = x.unsqueeze(0); y[0, 0] = 5; out = y",
+    "setitem_index_none": "y = x[None]; y[0, 1, 2] = 9; out = y",
+    "setitem_view_of_view": "y = x.reshape(3, 2)[1:]; y[0] = 5; out = y",
+    "assign_into_split": f"v = ops.split(x, 1, 0)[0]; ops.assign(v, {ONES.format((1, 3))}); out = v",
+    "assign_into_squeeze": f"v = ops.squeeze(x[0:1]); ops.assign(v, {ONES.format((3,))}); out = v",
+    "assign_into_unsqueeze": f"v = x.unsqueeze(0); ops.assign(v, {ONES.format((1, 2, 3))}); out = v",
+    "assign_into_narrow": f"v = ops.narrow(x, 1, 0, 2); ops.assign(v, {ONES.format((2, 2))}); out = v",
+    "assign_into_permute": f"v = x.permute(1, 0); ops.assign(v, {ONES.format((3, 2))}); out = v",
+    # results of other ops have memory of their own; Tensor(ndarray) copies, asnumpy() shares
+    "setitem_flip_is_a_copy": "y = ops.flip(x, (0,)); y[0] = 9; out = y",
+    "setitem_abs_is_a_copy": "y = ops.abs(x); y[0] = 9; out = y",
+    "setitem_tensor_index_is_a_copy": "y = x[Tensor([1, 0])]; y[0] = 9; out = y",
+    "setitem_bool_index_is_a_copy": "y = x[x > 2]; y[0] = 9; out = y",
+    "tensor_of_ndarray_copies": "a = np.zeros((2, 3), np.float32); y = Tensor(a); y[0] = 9; out = Tensor(a)",
+    "asnumpy_shares_memory": "a = x.asnumpy(); a[0, 0] = 9; out = x",
+    "asnumpy_sees_setitem": "a = x.asnumpy(); x[1] = 8; out = Tensor(a.copy())",
+    # the value: cast to x's dtype, broadcast, read before the write where it overlaps x
+    "setitem_int_tensor_value": "y = x[0]; y[1] = Tensor(7, ms.int32); out = y",
+    "setitem_list_value": "x[0] = [7, 8, 9]; out = x",
+    "setitem_overlapping_value": "x[:, 1:] = x[:, :2]; out = x",
+    "setitem_row_broadcast": "y = x.T; y[:, 0] = Tensor([1.5, 2.5, 3.5]); out = y",
+    "setitem_bad_shape_leaves_x": "y = x[0]\ntry:\n    y[0:2] = Tensor([1.0, 2.0, 3.0])\nexcept ValueError:\n"
+                                  "    pass\nout = y",
 }
 
 

@@ -529,6 +529,21 @@ def generate(graph: Graph) -> Generated:
     return _finish(em, lines, line_nodes, graph, "")
 
 
+def _read_apart(graph: Graph, reads: list, update_targets: list, lines: list) -> None:
+    """A graph reads each argument as it was at the call: an input sharing memory with an argument the graph
+    writes (the same tensor passed twice, a view and its base) is read from a copy, so the write (in place into
+    the argument's array) never reaches it mid-run (docs/jit.md section 2)."""
+    written = {t.uid for (t, _), dest in zip(graph.updates, update_targets) if dest[0] == "arg"}
+    if not written:
+        return
+    pos = {v.uid: k for k, v in enumerate(graph.inputs)}
+    all_written = {t.uid for t, _ in graph.updates}
+    for w in written:
+        for k, v in enumerate(graph.inputs):
+            if v.uid not in all_written and reads[k][0] in ("arg", "param"):
+                lines.append(f"    if _np.may_share_memory(x{pos[w]}, x{k}): x{k} = x{k}.copy()")
+
+
 def generate_entry(graph: Graph, reads: list, n_leaves: int, update_targets: list, single: bool,
                    leaf_names: list | None = None, n_params: int | None = None) -> Generated:
     """``def entry(a0, a1, ...)`` over the flat argument leaves: unwraps tensors, runs the body,
@@ -549,6 +564,7 @@ def generate_entry(graph: Graph, reads: list, n_leaves: int, update_targets: lis
                 lines.append(f"    x{k} = _asarray({leaf[read[1]]}, {em.bind('_dt', read[2])})")
         else:
             lines.append(f"    x{k} = {em.bind('_P', read[1])}._data  # {getattr(read[1], 'name', '') or 'parameter'}")
+    _read_apart(graph, reads, update_targets, lines)
     bufs = _body(em, graph, lines, line_nodes, "    ", {t.uid for t, _ in graph.updates})
     stores = []
     for (target, value), dest in zip(graph.updates, update_targets):

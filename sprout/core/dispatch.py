@@ -11,6 +11,7 @@ from .. import dtype as _mstype
 from . import bf16 as _bf16
 from .op import KernelError, Op, OpError
 from .types import type_of
+from .views import settle as _settle
 
 # Active gradient tapes, outermost first, graph builders, innermost last, observers (push_observer) and
 # precision policies (push_policy), innermost last. ``_slow`` is true when any is non-empty: the eager fast
@@ -222,9 +223,12 @@ def bind(op: Op, args: tuple, attrs: dict) -> Any:
         if out.__class__ is not np.ndarray:
             out = np.asarray(out)
         t = _new(Tensor)
-        t._data = out
+        if out.base is None:
+            t._data = out
+        else:  # a view: of an input only if the op is a view op (core/views.py)
+            _settle(op, args, out, t)
         return t
-    return tuple(_wrap(o) for o in out)
+    return _wrap_all(op, args, out)
 
 
 def run_eager(op: Op, args: tuple, attrs: dict) -> Any:
@@ -246,10 +250,15 @@ def run_eager(op: Op, args: tuple, attrs: dict) -> Any:
     except Exception as exc:  # turn NumPy's complaint into one that names the op
         raise explain_failure(op, args, attrs, exc) from None
     if op.n_out == 1:
+        if out.__class__ is not np.ndarray:
+            out = np.asarray(out)
         t = _new(Tensor)
-        t._data = out if out.__class__ is np.ndarray else np.asarray(out)
+        if out.base is None:
+            t._data = out
+        else:
+            _settle(op, args, out, t)
         return t
-    return tuple(_wrap(o) for o in out)
+    return _wrap_all(op, args, out)
 
 
 def _bind_slow(op: Op, args: tuple, attrs: dict) -> Any:
@@ -329,6 +338,16 @@ def _wrap(value) -> Tensor:
     t = _new(Tensor)
     t._data = value
     return t
+
+
+def _wrap_all(op: Op, args: tuple, outs) -> tuple:
+    ts = []
+    for o in outs:
+        t = _wrap(o)
+        if t._data.base is not None:
+            _settle(op, args, t._data, t)
+        ts.append(t)
+    return tuple(ts)
 
 
 def describe_args(args: tuple) -> str:

@@ -110,6 +110,9 @@ class Op:
     extra: dict = field(default_factory=dict)
     emit: Callable[..., Any] | None = None
     fresh_output: bool = False
+    # MindSpore's view ops (Reshape, Transpose, basic GetItem, ...): an eager result sharing the input's memory is
+    # a view (writes through it reach the input; ops.assign refuses it); any other op's result gets its own memory
+    view: bool = False
     residual_vjp: Callable[..., Any] | None = None
 
     def __repr__(self) -> str:

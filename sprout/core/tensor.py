@@ -36,7 +36,10 @@ def _to_array(data, dtype: mstype.Type | None) -> np.ndarray:
         found.np  # noqa: B018  (the first such array came from the user: register its storage type)
     if mstype._first_use and mstype.watched_np(arr.dtype) is not None:
         mstype.announce_use()
-    return arr
+    if not isinstance(data, np.ndarray) or arr.base is None and arr is not data:
+        return arr
+    # a NumPy array is copied, as in MindSpore (Tensor.from_numpy shares it): x[i] = v never reaches it
+    return arr.copy() if np.may_share_memory(arr, data) else arr
 
 
 def _float8_array(arr: np.ndarray, dtype: mstype.Type) -> np.ndarray:
@@ -122,7 +125,8 @@ class Tensor:
     """MindSpore's Tensor: ``Tensor(input_data, dtype=None)``. Arithmetic, comparison and
     method calls are installed by ``sprout.ops.tensor_methods`` and all dispatch through one entry."""
 
-    __slots__ = ("_data", "__weakref__")
+    # _view: set (True) on a view op's result sharing its input's memory (core/views.py)
+    __slots__ = ("_data", "_view", "__weakref__")
     __array_priority__ = 100  # so ndarray OP Tensor defers to Tensor's reflected operator
 
     def __init__(self, input_data=None, dtype=None, shape=None, init=None, const_arg=False, internal=False):

@@ -183,6 +183,10 @@ class GraphBuilder:
         self._state: set = parent._state if parent is not None else set()  # ids of written concrete tensors
         self.captured_inputs: list[Var] = []
         self.views = parent.views if parent is not None else _views.ViewTable()  # tracers that are views
+        # ``x[i] = v`` (``write_item``): input uids whose last write was one; a top-level argument's is not
+        # written back (MindSpore's graph mode leaves the caller's tensor; a Parameter's is written back)
+        self._item_writes: set = set()
+        self._writing_item = False
 
     # ---- inputs ---------------------------------------------------------------------------------
     def add_input(self, type: TensorType, name: str = "", source: Any = None) -> Tracer:  # noqa: A002
@@ -315,9 +319,22 @@ class GraphBuilder:
             t._var = new
             if origin is not None:
                 self._updates[origin.uid] = (origin, t)
+                if self._writing_item:
+                    self._item_writes.add(origin.uid)
+                else:
+                    self._item_writes.discard(origin.uid)
         self._spread(target, new, seen)
         for t in group:  # views of the written buffer see the write (ir/views.py)
             _views.follow(self, t, new, seen)
+
+    def write_item(self, target: Tensor, new: Tracer) -> None:
+        """``target[i] = v`` under AST capture, ``new`` the updated value: a write (its views and base see it, as
+        eagerly) that is written back to a Parameter or a written global, not to a top-level argument."""
+        self._writing_item = True
+        try:
+            self.write(self.target(target), new._var)
+        finally:
+            self._writing_item = False
 
     def _spread(self, obj: Tensor, new: Var, seen: set) -> None:
         """``obj`` (a tracer of this builder, or the outer tensor a body tracer aliases) now holds ``new``: so does
@@ -519,7 +536,9 @@ class GraphBuilder:
 
     def finish(self, outputs: list) -> Graph:
         outs = [self.output_value(o) for o in outputs]
-        updates = [(v, t._var) for v, t in self._updates.values() if t._var is not v]
+        items = self._item_writes if self.parent is None else ()
+        updates = [(v, t._var) for v, t in self._updates.values() if t._var is not v
+                   and not (v.uid in items and (self.sources.get(v.uid) or ("",))[0] == "arg")]
         return Graph(self.name, self.inputs + self.captured_inputs, list(self.nodes), outs, updates,
                      [self._lifted_outer(v) for v in self.captured_inputs])
 

@@ -624,14 +624,36 @@ def tensor_getitem(x, index):
     return bind(GETITEM, (x, *tensors), {"spec": spec})
 
 
+def _setitem_value(x, value):
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return Tensor(np.asarray(value), dtype=x.dtype)
+    if isinstance(value, Tensor) and value.dtype is not x.dtype:
+        return cast(value, x.dtype)
+    return value
+
+
 def tensor_setitem(x, index, value):
     """Out-of-place ``x[index] = value``: returns the updated tensor."""
     spec, tensors = split_index(index)
-    if isinstance(value, (list, tuple, np.ndarray)):
-        value = Tensor(np.asarray(value), dtype=x.dtype)
-    elif isinstance(value, Tensor) and value.dtype is not x.dtype:
-        value = cast(value, x.dtype)
-    return bind(SETITEM, (x, value, *tensors), {"spec": spec})
+    return bind(SETITEM, (x, _setitem_value(x, value), *tensors), {"spec": spec})
+
+
+def setitem_in_place(x, index, value) -> bool:
+    """Eager ``x[index] = value`` written into ``x``'s writable memory (no copy of ``x``); False when it could
+    not be done so (the caller then goes through the SetItem op, which explains a bad index or value)."""
+    d = x._data
+    if not d.flags.writeable or isinstance(value, Tensor) and value.dtype is not x.dtype:
+        return False
+    spec, tensors = split_index(index)
+    value = _setitem_value(x, value)
+    v = value._data if isinstance(value, Tensor) else value
+    if not isinstance(v, (np.ndarray, bool, int, float)):
+        return False
+    try:
+        SETITEM.impl(d, v, *[t._data for t in tensors], spec=spec, out=d)
+    except Exception:  # noqa: BLE001 - nothing was written; the op path raises MindSpore's error for it
+        return False
+    return True
 
 
 # ---- the rest of the functional API lives in topical modules; re-exported so ``F.name`` reaches it ----

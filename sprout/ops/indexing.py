@@ -105,7 +105,7 @@ def _getitem_emit(ctx, node, args):
     return f"{args[0]}[{', '.join(parts)}{',' if len(parts) == 1 else ''}]", None
 
 
-GETITEM = register(Op("GetItem", _getitem_impl, _getitem_infer, _getitem_bprop, "shape", emit=_getitem_emit))
+GETITEM = register(Op("GetItem", _getitem_impl, _getitem_infer, _getitem_bprop, "shape", emit=_getitem_emit, view=True))
 
 
 def _getitem_grad_impl(d, *tensors, spec, shape):
@@ -149,8 +149,10 @@ GETITEM_GRAD_LIKE = register(Op("GetItemGradLike", _getitem_grad_like_impl, _get
                                 _getitem_grad_like_bprop, "shape"))
 
 
-def _setitem_impl(x, value, *tensors, spec):
-    out = np.array(x, copy=True)
+def _setitem_impl(x, value, *tensors, spec, out=None):
+    """``x`` with ``x[index] = value``: a new array, or ``out`` (``x`` itself: eager ``Tensor.__setitem__``)."""
+    if out is None:
+        out = np.array(x, copy=True)
     try:
         out[build_index(spec, tensors)] = value
     except ValueError as exc:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtype as mstype
+from ..core import dispatch as _dispatch
 from ..core.dispatch import bind
 from ..core.tensor import Tensor
 from . import conv_ops as C, nn_ops as N, pool_ops as P, random_ops as RND, state_ops as ST
@@ -289,6 +290,11 @@ def randn_like(input, seed=None, *, dtype=None):  # noqa: A002
 def _assign(prim, variable, value):
     if not isinstance(variable, Tensor):
         raise TypeError(f"{prim.name}: variable must be a Parameter, got {type(variable).__name__}")
+    if getattr(variable, "_view", False) or _dispatch._builders and _dispatch._builders[-1].views.base_of(variable):
+        # an eager view op's result (core/views.py), a traced one (ir/views.py): MindSpore refuses it too
+        raise RuntimeError(f"{prim.name}: variable is a view of another tensor (the result of a view op such as "
+                           f"reshape, transpose, squeeze or basic indexing); in-place {prim.name} does not take a "
+                           f"view: write into its base, or into a copy (Tensor.copy())")
     if not isinstance(value, Tensor):
         value = Tensor(value, dtype=variable.dtype)
     elif value.dtype != variable.dtype:  # MindSpore converts the value to the variable's dtype

@@ -54,7 +54,7 @@ def _reshape_emit(ctx, node, args):
 
 
 RESHAPE = register(Op("Reshape", _reshape_impl, _reshape_infer,
-                      lambda x, out, d, shape: (F.reshape(d, x.shape),), "shape", emit=_reshape_emit))
+                      lambda x, out, d, shape: (F.reshape(d, x.shape),), "shape", emit=_reshape_emit, view=True))
 RESHAPE.extra["symbolic_attrs"] = True  # a None target dim i is x's axis i at run time
 
 
@@ -82,7 +82,7 @@ def _transpose_impl(x, perm):
 
 
 TRANSPOSE = register(Op("Transpose", _transpose_impl, _transpose_infer, _transpose_bprop, "shape",
-                        emit=_transpose_emit))
+                        emit=_transpose_emit, view=True))
 
 
 # ---- broadcast_to ---------------------------------------------------------------------------
@@ -110,7 +110,7 @@ def _broadcast_to_impl(x, shape):
 
 
 BROADCAST_TO = register(Op("BroadcastTo", _broadcast_to_impl, _broadcast_to_infer,
-                           lambda x, out, d, shape: (F.sum_to(d, x.shape),), "shape"))
+                           lambda x, out, d, shape: (F.sum_to(d, x.shape),), "shape", view=True))
 
 
 def _broadcast_like_infer(x, like):
@@ -142,7 +142,7 @@ def _expand_infer(x, axis):
 
 
 EXPAND_DIMS = register(Op("ExpandDims", lambda x, axis: np.expand_dims(x, axis), _expand_infer,
-                          lambda x, out, d, axis: (F.reshape(d, x.shape),), "shape"))
+                          lambda x, out, d, axis: (F.reshape(d, x.shape),), "shape", view=True))
 
 
 def _squeeze_axes(op, shape, axis) -> tuple:
@@ -166,7 +166,7 @@ def _squeeze_impl(x, axis=()):
 
 
 SQUEEZE = register(Op("Squeeze", _squeeze_impl, _squeeze_infer,
-                      lambda x, out, d, axis=(): (F.reshape(d, x.shape),), "shape"))
+                      lambda x, out, d, axis=(): (F.reshape(d, x.shape),), "shape", view=True))
 
 
 # ---- concat / stack / split -----------------------------------------------------------------
@@ -249,7 +249,7 @@ def _split_bprop(x, out, d, sizes, axis):
 
 
 # n_out=-1: as many outputs as sizes
-SPLIT = register(Op("SplitV", _split_impl, _split_infer, _split_bprop, "shape", n_out=-1))
+SPLIT = register(Op("SplitV", _split_impl, _split_infer, _split_bprop, "shape", n_out=-1, view=True))
 
 
 # ---- fills ----------------------------------------------------------------------------------

@@ -185,7 +185,8 @@ def _copy_(self, src, non_blocking=False):
     if not fits:
         raise RuntimeError(f"Tensor.copy_: src of shape {tuple(src.shape)} does not broadcast to the tensor's "
                            f"shape {tuple(self.shape)}")
-    return _write(self, F.broadcast_to(src, tuple(self.shape)), "copy_")
+    # (a copy: the broadcast view of src is read-only and src's memory, which the tensor must not take)
+    return _write(self, F.identity(F.broadcast_to(src, tuple(self.shape))), "copy_")
 
 
 def _itemset(self, *args):

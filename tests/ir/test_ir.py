@@ -89,7 +89,13 @@ def test_multi_output_and_setitem_rebinds():
     g = trace(f, (t((3, 2)),), {}, name="f").graph
     verify(g)
     assert "%1:f32[1,2], %2:f32[2,2] = SplitV(%0" in str(g)
-    assert g.outputs[2] is g.nodes[-1].outputs[0]
+    setitem = [n for n in g.nodes if n.op.name == "SetItem"]
+    assert len(setitem) == 1 and g.outputs[2] is setitem[0].outputs[0]
+    # a and b are views of x (split pieces, as eagerly): taken again from the written value, they see the write
+    maker = {o.uid: n for n in g.nodes for o in n.outputs}
+    for k in (0, 1):
+        split = maker[g.outputs[k].uid]
+        assert split.op.name == "SplitV" and split.inputs[0] is setitem[0].outputs[0]
 
 
 def test_trace_subgraph_lifts_outer_tracers():

@@ -385,8 +385,8 @@ class Capture(Handlers):
         if isinstance(c, Tracer):
             from ...ops import functional as F
 
-            new = F.tensor_setitem(c, k, v)
-            c._rebind(new)
+            # a write (eager's): its views and base see it, an argument's or Parameter's new value is written back
+            self.builder.write(self.builder.target(c), F.tensor_setitem(c, k, v)._var)
             return
         self.mutate(c)
         c[k] = v

@@ -335,6 +335,8 @@ def view_of(root, chain: tuple):
         a = step.run(a)
     t = Tensor.__new__(Tensor)
     t._data = a if a.__class__ is np.ndarray else np.asarray(a)
+    if chain:  # an eager view op's result (core/views.py): ops.assign refuses it
+        t._view = True
     return t
 
 
