@@ -186,6 +186,7 @@ class GraphBuilder:
         # ``x[i] = v`` (``write_item``): input uids whose last write was one; a top-level argument's is not
         # written back (MindSpore's graph mode leaves the caller's tensor; a Parameter's is written back)
         self._item_writes: set = set()
+        self._inputs_alive: list = []              # the input tracers (their ids key _origin)
         self._writing_item = False
 
     # ---- inputs ---------------------------------------------------------------------------------
@@ -195,6 +196,7 @@ class GraphBuilder:
         self.sources[v.uid] = source
         t = _new_tracer(v, self)
         self._origin[id(t)] = v
+        self._inputs_alive.append(t)  # _origin is keyed by id(): a dropped input tracer's id must not be reused
         return t
 
     def param_tracer(self, p: Tensor) -> Tracer:
@@ -231,6 +233,7 @@ class GraphBuilder:
         self.sources[v.uid] = ("captured", outer)
         t = _new_tracer(v, self)
         self._origin[id(t)] = v
+        self._inputs_alive.append(t)
         self._lifted[id(outer)] = (outer, t)
         self._stands_for[id(t)] = [outer] if key is None else [outer, key]
         return t
