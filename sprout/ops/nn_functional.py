@@ -6,6 +6,7 @@ import numpy as np
 from .. import dtype as mstype
 from ..core import dispatch as _dispatch
 from ..core.dispatch import bind
+from ..core.op import OpError
 from ..core.tensor import Tensor
 from . import conv_ops as C, nn_ops as N, pool_ops as P, random_ops as RND, state_ops as ST
 from .functional import _as_tensor, _axis_attr, cast, reshape
@@ -299,6 +300,10 @@ def _assign(prim, variable, value):
         value = Tensor(value, dtype=variable.dtype)
     elif value.dtype != variable.dtype:  # MindSpore converts the value to the variable's dtype
         value = cast(value, variable.dtype)
+    if tuple(value.shape) != tuple(variable.shape):  # checked here too: eager skips the op's shape rule, and
+        # NumPy would broadcast (MindSpore 2.10 raises ValueError for a value of another shape, scalars included)
+        raise OpError(f"{prim.name}: value shape {list(value.shape)} differs from the variable's "
+                      f"{list(variable.shape)} (an in-place write keeps the variable's shape; no broadcasting)")
     return bind(prim, (variable, value), {})
 
 

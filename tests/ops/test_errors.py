@@ -118,3 +118,14 @@ def test_other_shape_errors_name_the_op(fn, op, needle):
 def test_split_sections_must_cover_the_axis():
     msg = raised(lambda: ops.split(t(2, 3), [1, 1], 1), ValueError)
     assert "[1, 1]" in msg and "3" in msg
+
+
+@pytest.mark.parametrize("value", [np.ones(3, np.float32), np.float32(2.0), 2.0, np.ones((1, 3), np.float32)])
+def test_assign_does_not_broadcast(value):
+    # MindSpore 2.10 raises ValueError for any value whose shape is not the variable's (eager skips the op's
+    # shape rule, so NumPy used to broadcast these silently, where a jitted graph refused them)
+    p = ms.Parameter(t(2, 3), name="p")
+    for fn, op in ((ops.assign, "Assign"), (ops.assign_add, "AssignAdd"), (ops.assign_sub, "AssignSub")):
+        msg = raised(lambda fn=fn: fn(p, ms.Tensor(value) if isinstance(value, np.ndarray) else value), OpError)
+        assert msg.startswith(op + ":") and "[2, 3]" in msg
+    np.testing.assert_array_equal(p.asnumpy(), t(2, 3).asnumpy())
