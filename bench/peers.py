@@ -1,9 +1,11 @@
 """Peer contestants: PyTorch (eager, torch.compile) and JAX (eager, jax.jit), each workload written the
-idiomatic way for that framework, from the same inputs and initial parameters as numpy_ref."""
+idiomatic way for that framework, from the same inputs and initial parameters as numpy_ref (the real
+models M1-M3: model_peers.py)."""
 from __future__ import annotations
 
 import numpy as np
 
+import model_peers
 import numpy_ref as ref
 from common import Prepared, have
 
@@ -24,7 +26,24 @@ def _t2np(out) -> list:
     return [out.detach().cpu().numpy()]
 
 
+def torch_sgd_steps(params: list, loss_fn, x, y) -> Prepared:
+    """Train steps of plain SGD on ``params`` minimising ``loss_fn(x, y)`` (torch.compile'd: compiled forward
+    + AOT backward); the state checked is ``params`` after the first step."""
+    opt = _torch().optim.SGD(params, lr=ref.LR)
+
+    def step():
+        opt.zero_grad(set_to_none=True)
+        loss = loss_fn(x, y)
+        loss.backward()
+        opt.step()
+        return loss
+
+    return Prepared(step, to_numpy=_t2np, state=lambda: [p.detach().numpy().copy() for p in params])
+
+
 def torch_prepare(workload: str, compiled: bool) -> Prepared:
+    if workload in model_peers.MODELS:
+        return model_peers.torch_prepare(workload, compiled)
     torch = _torch()
     F = torch.nn.functional
 
@@ -82,18 +101,8 @@ def torch_prepare(workload: str, compiled: bool) -> Prepared:
         with torch.no_grad():
             for p, arr in zip(net.parameters(), params):
                 p.copy_(torch.from_numpy(arr))
-        opt = torch.optim.SGD(net.parameters(), lr=ref.LR)
         tx, ty = torch.from_numpy(x), torch.from_numpy(y).long()
-        loss_fn = maybe(lambda a, b: F.cross_entropy(net(a), b))   # compiled forward + AOT backward
-
-        def step():
-            opt.zero_grad(set_to_none=True)
-            loss = loss_fn(tx, ty)
-            loss.backward()
-            opt.step()
-            return loss
-
-        return Prepared(step, to_numpy=_t2np, state=lambda: [p.detach().numpy().copy() for p in net.parameters()])
+        return torch_sgd_steps(list(net.parameters()), maybe(lambda a, b: F.cross_entropy(net(a), b)), tx, ty)
     if workload == "W6":
         xs, h0, params = ref.rnn_data()
         wx, wh, b = (torch.tensor(a, requires_grad=True) for a in params)
@@ -178,6 +187,9 @@ def _rnn_loss(params, xs, h):
 def jax_prepare(workload: str, jitted: bool) -> Prepared:
     import jax
     import jax.numpy as jnp
+
+    if workload in model_peers.MODELS:
+        return model_peers.jax_prepare(workload, jitted)
 
     def maybe(fn):
         return jax.jit(fn) if jitted else fn

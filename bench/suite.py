@@ -99,7 +99,7 @@ def run_in_process(workloads: list[str], opts: Options, skip: list[str]) -> dict
         if w in ref.PREPARE:
             todo.append(("numpy", ref.PREPARE[w], True))
         todo += [(name, prep, True) for _, name, prep in wl.contestants([w])]
-        if w != "W1s" and w not in MODELS:   # the peers' versions of M1-M3 are not written yet
+        if w != "W1s":
             todo += [(name, prep, False) for _, name, prep in peers.contestants([w])]
         todo = [t for t in todo if not skipped(t[0], skip)]
         results[w] = measure_group(todo, opts, log=lambda name, w=w: log(f"{w}: {name}"))
@@ -186,7 +186,7 @@ def check_row(w: str, row: dict, notes: Notes, base: Measurement | None) -> str:
         ok, detail = compare(base.arrays, m.arrays, rtol, atol)
         n += 1
         if not ok:
-            bad.append(name + " " + notes.ref(f"{w} {name} differs from NumPy: {detail}"))
+            bad.append(name + " " + notes.ref(f"{w} {name} differs from {baseline(w)}: {detail}"))
             notes.mismatches.append(f"{w} {name}")
     if bad:
         return "MISMATCH: " + ", ".join(bad)
