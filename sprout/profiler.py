@@ -6,20 +6,25 @@ import csv
 import json
 import logging
 import os
+import sys
 import time
+import tracemalloc
 import warnings
 
 from .debug import hooks as _hooks
+from .profiler_options import AicoreMetrics, ExportType, ProfilerActivity, ProfilerLevel, check_options
 
-__all__ = ["Profiler"]
+__all__ = ["Profiler", "ProfilerLevel", "ProfilerActivity", "AicoreMetrics", "ExportType"]
+_PKG = os.path.dirname(os.path.abspath(__file__))
 
 logger = logging.getLogger("sprout")
 
 
 class Profiler:
-    """``Profiler(output_path="./data", start_profile=True, **kwargs)``; ``start()``, ``stop()``, ``analyse()``
-    and ``with Profiler(...) as prof:``. Other MindSpore options (profile_memory, profiler_level, ...) are
-    accepted and ignored: sprout records host wall time only."""
+    """``Profiler(output_path="./data", start_profile=True, **options)``; ``start()``, ``stop()``, ``analyse()``
+    and ``with Profiler(...) as prof:``. ``profile_memory`` records the host memory after each event
+    (tracemalloc), ``with_stack`` the Python call stack of each event; the other MindSpore options are checked by
+    ``profiler_options.check_options`` (kept when they change nothing on the host, refused otherwise)."""
 
     def __init__(self, output_path: str = "./data", start_profile: bool = True, **kwargs):
         if not isinstance(output_path, str):
@@ -27,8 +32,13 @@ class Profiler:
         if not isinstance(start_profile, bool):
             raise TypeError(f"Profiler: start_profile must be a bool, got {start_profile!r}")
         self.output_path = os.path.abspath(output_path)
-        self.options = dict(kwargs)
+        self.options = check_options(kwargs)
+        self.profile_memory: bool = self.options["profile_memory"]
+        self.with_stack: bool = self.options["with_stack"]
         self.records: list[tuple[str, str, int, int]] = []  # (name, category, t0_ns, t1_ns)
+        self.memory: list[tuple[int, int]] = []  # per record with profile_memory: (allocated bytes, peak bytes)
+        self.stacks: list[list[str]] = []  # per record with with_stack: "file:line(function)", innermost first
+        self._own_tracemalloc = False
         self._origin = time.perf_counter_ns()
         self._running = False
         if start_profile:
@@ -38,11 +48,21 @@ class Profiler:
     def record(self, name: str, category: str, t0: int, t1: int) -> None:
         """Called through ``sprout.debug.hooks`` (a dispatch observer and a jit compile listener)."""
         self.records.append((name, category, t0, t1))
+        if self.profile_memory:  # held now, and the peak since the previous event (this event's transient)
+            self.memory.append(tracemalloc.get_traced_memory())
+            tracemalloc.reset_peak()
+        if self.with_stack:
+            self.stacks.append(_user_stack(sys._getframe(1)))
 
     def start(self) -> None:
         if self._running:
             warnings.warn("Profiler.start: the profiler is already running", RuntimeWarning, stacklevel=2)
             return
+        if self.profile_memory and not tracemalloc.is_tracing():
+            tracemalloc.start()
+            self._own_tracemalloc = True
+        if self.profile_memory:
+            tracemalloc.reset_peak()
         _hooks.add_sink(self)
         self._running = True
 
@@ -52,6 +72,9 @@ class Profiler:
             return
         _hooks.remove_sink(self)
         self._running = False
+        if self._own_tracemalloc:
+            tracemalloc.stop()
+            self._own_tracemalloc = False
 
     def __enter__(self) -> Profiler:
         if not self._running:
@@ -102,22 +125,46 @@ class Profiler:
         pid = os.getpid()
         ev: list[dict] = [{"name": "process_name", "ph": "M", "pid": pid, "tid": 0, "args": {"name": "sprout"}},
                           {"name": "thread_name", "ph": "M", "pid": pid, "tid": 0, "args": {"name": "host"}}]
-        for name, cat, t0, t1 in self.records:
-            ev.append({"name": name, "cat": cat, "ph": "X", "pid": pid, "tid": 0,
-                       "ts": (t0 - self._origin) / 1e3, "dur": max(t1 - t0, 0) / 1e3})
+        for k, (name, cat, t0, t1) in enumerate(self.records):
+            e = {"name": name, "cat": cat, "ph": "X", "pid": pid, "tid": 0,
+                 "ts": (t0 - self._origin) / 1e3, "dur": max(t1 - t0, 0) / 1e3}
+            if self.with_stack:
+                e["args"] = {"stack": self.stacks[k]}
+            ev.append(e)
+            if self.profile_memory:
+                held, peak = self.memory[k]
+                e.setdefault("args", {})["peak KB"] = peak / 1024
+                ev.append({"name": "host memory", "ph": "C", "pid": pid, "tid": 0, "ts": (t1 - self._origin) / 1e3,
+                           "args": {"allocated KB": held / 1024}})
         return {"traceEvents": ev, "displayTimeUnit": "ms"}
 
     @property
     def trace_path(self) -> str:
         return os.path.join(self.output_path, "trace_view.json")
 
-    def analyse(self, offline_path=None, pretty: bool = False, **kwargs) -> None:
-        """Write ``trace_view.json``, ``op_summary.csv`` and ``op_summary.txt`` under ``output_path``
-        and print the summary table."""
+    def analyse(self, offline_path=None, pretty: bool = False, step_list=None, mode: str = "sync") -> None:
+        """Write ``trace_view.json``, ``op_summary.csv``, ``op_summary.txt``, ``profiler_info.json`` (the options)
+        and with ``profile_memory`` ``memory_record.csv`` under ``output_path``; print the summary table.
+        ``mode`` ('sync' or 'async': when MindSpore parses) writes the same files; ``step_list`` needs a schedule,
+        which sprout does not support."""
+        if mode not in ("sync", "async"):
+            raise ValueError(f"Profiler.analyse: mode must be 'sync' or 'async', got {mode!r}")
+        if step_list is not None:
+            raise NotImplementedError("Profiler.analyse: step_list selects steps of a schedule; sprout's Profiler has "
+                                      "no schedule and records every step")
         if self._running:
             self.stop()
         out = offline_path or self.output_path
         os.makedirs(out, exist_ok=True)
+        with open(os.path.join(out, "profiler_info.json"), "w") as f:
+            json.dump({k: getattr(v, "value", v) if not isinstance(v, list) else [getattr(i, "value", i) for i in v]
+                       for k, v in self.options.items()}, f, indent=1)
+        if self.profile_memory:
+            with open(os.path.join(out, "memory_record.csv"), "w", newline="") as f:
+                w = csv.writer(f)
+                w.writerow(["name", "type", "end us", "allocated bytes", "peak bytes"])
+                for (name, cat, _, t1), (held, peak) in zip(self.records, self.memory):
+                    w.writerow([name, cat, f"{(t1 - self._origin) / 1e3:.1f}", held, peak])
         with open(os.path.join(out, "trace_view.json"), "w") as f:
             json.dump(self.trace(), f, indent=1 if pretty else None)
         rows = self.summary()
@@ -131,3 +178,14 @@ class Profiler:
         with open(os.path.join(out, "op_summary.txt"), "w") as f:
             f.write(text)
         print(text, end="")
+
+
+def _user_stack(frame, limit: int = 32) -> list[str]:
+    """The Python frames outside sprout that led to an event, innermost first."""
+    out = []
+    while frame is not None and len(out) < limit:
+        path = frame.f_code.co_filename
+        if not os.path.abspath(path).startswith(_PKG + os.sep):
+            out.append(f"{path}:{frame.f_lineno}({frame.f_code.co_name})")
+        frame = frame.f_back
+    return out
