@@ -5,6 +5,7 @@ forward uses."""
 from __future__ import annotations
 
 import logging
+import weakref
 
 import numpy as np
 
@@ -22,6 +23,7 @@ from .grad_reducer import DistributedGradReducer
 # state (AdaFactor) are refused
 _ELEMENTWISE = ("SGD", "Momentum", "Adam", "AdamWeightDecay", "RMSProp", "Adagrad", "Adadelta", "AdaMax")
 logger = logging.getLogger("sprout.parallel")
+_SLICES: dict = {}  # id(optimizer state Parameter) -> (weakref, whole shape, lo, hi) of the rows this rank holds
 
 
 def shard_config() -> tuple[int, int]:
@@ -100,7 +102,9 @@ class ParallelOptimizerReducer(Cell):
             self.rows.append((lo, hi))
             slices.append(Parameter(Tensor(p.asnumpy()[lo:hi].copy()), name=p.name, requires_grad=p.requires_grad))
             for state in {id(t[i]): t[i] for t in (getattr(optimizer, name) for name in states)}.values():
+                whole = tuple(state.shape)
                 state.set_data(state.asnumpy()[lo:hi].copy(), slice_shape=True)
+                _SLICES[id(state)] = (weakref.ref(state), whole, lo, hi)  # save_checkpoint(integrated_save=True)
         self.params = params
         # the optimizer now updates slices (not registered as the cell's parameters: they mirror the parameters)
         object.__setattr__(optimizer, "parameters", ParameterTuple(slices))
@@ -148,3 +152,19 @@ def optimizer_state_bytes(optimizer) -> int:
     """Bytes of an optimizer's per-parameter state (moments, accumulators) held by this process."""
     params = tuple(optimizer.parameters)
     return sum(s.nbytes for name in _state_tuples(optimizer, params) for s in getattr(optimizer, name))
+
+
+def refuse_optimizer_slices(net, entries: dict) -> None:
+    """``save_checkpoint(net, ..., integrated_save=True)``: a parameter held as this rank's parallel-optimizer slice
+    (optimizer state under ``enable_parallel_optimizer``) would need MindSpore's all-gather merge, which sprout's
+    save does not do: refused rather than saved as if whole (SPMD-sharded parameters are stored whole: saved as
+    they are)."""
+    for attr_name, p in net.parameters_and_names():
+        name = getattr(p, "name", None) or attr_name
+        part = _SLICES.get(id(p))
+        if name in entries and part is not None and part[0]() is p:
+            _, whole, lo, hi = part
+            raise NotImplementedError(
+                f"save_checkpoint: integrated_save=True would merge {name!r} (rows {lo}:{hi} of {list(whole)} held by "
+                "this rank under enable_parallel_optimizer) from every rank; sprout does not merge optimizer state "
+                "slices. Pass integrated_save=False to save this rank's slices, or a choice_func that skips them.")

@@ -238,10 +238,14 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
     _check_unsupported_save(async_save, enc_key, kwargs)
     path = _save_path(ckpt_file_name, format)
     entries = _collect_save_obj(save_obj, choice_func)
-    if not integrated_save and hasattr(save_obj, "parameters_and_names"):  # sharded: this rank's blocks only
+    if hasattr(save_obj, "parameters_and_names"):
+        from ..nn.parallel_optimizer import refuse_optimizer_slices
         from ..parallel.spmd_ckpt import slice_entries
 
-        slice_entries(save_obj, entries)
+        if integrated_save:  # whole parameters: every rank holds them, except parallel-optimizer state slices
+            refuse_optimizer_slices(save_obj, entries)
+        else:  # sharded: this rank's blocks only
+            slice_entries(save_obj, entries)
     if append_dict:
         entries.update(_append_entries(append_dict))
     if format == "ckpt":
