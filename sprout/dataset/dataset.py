@@ -76,8 +76,25 @@ class Dataset:
         raise RuntimeError(f"{op}: the dataset yields no rows")
 
     def output_shapes(self, estimate=False) -> list:
-        """Shapes of the first row's columns, as lists."""
-        return [list(col.shape) for col in self._first_row("output_shapes")]
+        """Shapes of the first row's columns, as lists; ``estimate=True`` reads every row and gives None for a
+        dimension that varies (a column whose rank varies is a RuntimeError, as in MindSpore)."""
+        check_bool("output_shapes", "estimate", estimate)
+        if not estimate:
+            return [list(col.shape) for col in self._first_row("output_shapes")]
+        from .iterators import Run
+        shapes = None
+        for row in self._rows(Run(iteration=0), ()):
+            if shapes is None:
+                shapes = [list(col.shape) for col in row]
+                continue
+            for k, col in enumerate(row):
+                if len(col.shape) != len(shapes[k]):
+                    raise RuntimeError(f"output_shapes: inconsistent shapes, expect the same rank for each data row "
+                                       f"of column {k}, got {list(col.shape)} after {shapes[k]}")
+                shapes[k] = [d if d == e else None for d, e in zip(shapes[k], col.shape)]
+        if shapes is None:
+            raise RuntimeError("output_shapes: the dataset yields no rows")
+        return shapes
 
     def output_types(self) -> list:
         """NumPy dtypes of the first row's columns."""

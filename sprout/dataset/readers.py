@@ -21,6 +21,12 @@ def check_dir(op: str, dataset_dir, usage=None, usages=_USAGES) -> str:
     return os.fspath(dataset_dir)
 
 
+
+def _no_cache(op: str, cache) -> None:
+    """A DatasetCache (MindSpore's cache server) has no counterpart in sprout: refused rather than ignored."""
+    if cache is not None:
+        raise NotImplementedError(f"{op}: cache (a DatasetCache) is not supported by sprout; pass cache=None")
+
 class ArraySource(MappableDataset):
     """Base of the array readers: named columns held as equally long arrays."""
 
@@ -77,6 +83,7 @@ class MnistDataset(ArraySource):
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
                  sampler=None, num_shards=None, shard_id=None, cache=None):
         op = "MnistDataset"
+        _no_cache(op, cache)
         super().__init__(op, num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
         directory = check_dir(op, dataset_dir, usage)
         prefixes = {"train": ["train"], "test": ["t10k"]}.get(usage, ["t10k", "train"])
@@ -123,6 +130,7 @@ class Cifar10Dataset(ArraySource):
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
                  sampler=None, num_shards=None, shard_id=None, cache=None):
         op = "Cifar10Dataset"
+        _no_cache(op, cache)
         super().__init__(op, num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
         directory = check_dir(op, dataset_dir, usage)
         names = []
@@ -152,6 +160,7 @@ class Cifar100Dataset(ArraySource):
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
                  sampler=None, num_shards=None, shard_id=None, cache=None):
         op = "Cifar100Dataset"
+        _no_cache(op, cache)
         super().__init__(op, num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
         directory = check_dir(op, dataset_dir, usage)
         wanted = {"train": ["train.bin"], "test": ["test.bin"]}.get(usage, ["train.bin", "test.bin"])

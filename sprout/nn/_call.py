@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import itertools
+import warnings
 
 import numpy as np
 
@@ -41,6 +42,21 @@ def add_hook(cell, table: dict, entry, prepend: bool = False) -> HookHandle:
         table[handle.handle_id] = entry
     cell._refresh_plain()
     return handle
+
+
+def run_always_call_hooks(cell, args: tuple, kwargs: dict, output, done: set) -> None:
+    """The call raised: run the ``always_call`` forward hooks that did not run yet (MindSpore's order and rule: an
+    error of such a hook is a warning, the call's own error propagates)."""
+    for hid, (hook, with_kwargs, always_call) in list(cell._forward_hooks.items()):
+        if not always_call or hid in done:
+            continue
+        try:
+            res = hook(cell, args, kwargs, output) if with_kwargs else hook(cell, args, output)
+            if res is not None:
+                output = res
+        except Exception as e:  # noqa: BLE001 - another error is already propagating
+            warnings.warn("cell forward hook with ``always_call=True`` raised an exception that was silenced "
+                          f"because another error was already raised in forward: {e}", stacklevel=3)
 
 
 def check_graph_mode_hooks(cell) -> None:

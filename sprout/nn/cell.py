@@ -127,6 +127,15 @@ class Cell(CellExtras):
         return self.construct(*args, **kwargs)
 
     def _call_hooked(self, args: tuple, kwargs: dict):
+        call = [args, kwargs, None, set()]  # current args, kwargs, output; ids of always_call hooks already run
+        try:
+            return self._call_hooked_inner(call)
+        except Exception:
+            _call.run_always_call_hooks(self, *call)
+            raise
+
+    def _call_hooked_inner(self, call: list):
+        args, kwargs = call[0], call[1]
         for hook, with_kwargs in list(self._forward_pre_hooks.values()):
             if with_kwargs:
                 res = hook(self, args, kwargs)
@@ -138,19 +147,23 @@ class Cell(CellExtras):
                 res = hook(self, args)
                 if res is not None:
                     args = res if isinstance(res, tuple) else (res,)
+            call[0], call[1] = args, kwargs
+
+        def run(args: tuple, kwargs: dict):
+            out = call[2] = self._run(args, kwargs)
+            for hid, (hook, with_kwargs, always_call) in list(self._forward_hooks.items()):
+                if always_call:
+                    call[3].add(hid)
+                res = hook(self, args, kwargs, out) if with_kwargs else hook(self, args, out)
+                if res is not None:
+                    out = call[2] = res
+            return out
+
         tapes = dispatch.active_tapes() if dispatch._slow else ()
         if tapes and (self._backward_hooks or self._backward_pre_hooks):
             # as in MindSpore, the backward hooks see the gradient of the output the forward hooks return
-            return _call.call_with_backward_hooks(self, args, kwargs, tapes, self._run_and_forward_hooks)
-        return self._run_and_forward_hooks(args, kwargs)
-
-    def _run_and_forward_hooks(self, args: tuple, kwargs: dict):
-        out = self._run(args, kwargs)
-        for hook, with_kwargs in list(self._forward_hooks.values()):
-            res = hook(self, args, kwargs, out) if with_kwargs else hook(self, args, out)
-            if res is not None:
-                out = res
-        return out
+            return _call.call_with_backward_hooks(self, args, kwargs, tapes, run)
+        return run(args, kwargs)
 
     def _refresh_plain(self) -> None:
         """``_plain``: calls take __call__'s common path (nothing but construct runs). Whoever sets a hook, a
@@ -167,9 +180,11 @@ class Cell(CellExtras):
 
     def register_forward_hook(self, hook_fn, *, prepend: bool = False, with_kwargs: bool = False,
                               always_call: bool = False):
-        """``hook_fn(cell, args, output)`` runs after construct; returning a value replaces the output."""
+        """``hook_fn(cell, args, output)`` runs after construct; returning a value replaces the output. With
+        ``always_call`` it also runs when the call raises (output: the last one made, or None), then the error
+        propagates (an error of the hook itself is a warning)."""
         _check_hook(hook_fn)
-        return _call.add_hook(self, self._forward_hooks, (hook_fn, with_kwargs), prepend)
+        return _call.add_hook(self, self._forward_hooks, (hook_fn, with_kwargs, bool(always_call)), prepend)
 
     def register_backward_pre_hook(self, hook_fn):
         """``hook_fn(cell, grad_output)`` runs when the output gradient arrives; may return new grad_output."""

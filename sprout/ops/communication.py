@@ -106,10 +106,12 @@ def init_process_group(backend="hccl", init_method=None, timeout=None, world_siz
     for name, value in (("pg_options", pg_options), ("device_id", device_id)):
         if value is not None:
             logger.warning("%s is ignored, setting is invalid", name)  # MindSpore's own behaviour
+    if not isinstance(group_name, str):
+        raise TypeError(f"init_process_group: group_name must be a str, got {type(group_name).__name__}")
     M.init()
-    if world_size not in (-1, M.get_group_size()):
-        raise ValueError(f"init_process_group: world_size={world_size} but the launcher started "
-                         f"{M.get_group_size()} ranks")
+    size = M.get_group_size(group_name) if group_name else M.get_group_size()  # as MindSpore checks world_size
+    if world_size not in (-1, size):
+        raise ValueError(f"init_process_group: world_size={world_size} but the group has {size} ranks")
     if rank not in (-1, M.get_rank()):
         raise ValueError(f"init_process_group: rank={rank} but the launcher made this process rank {M.get_rank()}")
     if timeout is not None:

@@ -127,8 +127,12 @@ def qr(input, mode="reduced"):  # noqa: A002
 
 def pinv(x, *, atol=None, rtol=None, hermitian=False):
     """Moore-Penrose pseudo-inverse through the SVD; singular values at or below
-    max(atol, rtol * s_max) are dropped (rtol defaults to eps * max(m, n) when neither is given)."""
+    max(atol, rtol * s_max) are dropped (rtol defaults to eps * max(m, n) when neither is given). With
+    ``hermitian`` only the lower triangle is read (the matrix it mirrors is inverted), as MindSpore does."""
     a = _float_matrix(x, "pinv")
+    if hermitian:
+        low = F.tril(a)
+        a = F.add(low, F.swapaxes(F.tril(a, -1), -1, -2))
     s, u, v = svd(a, full_matrices=False)
     m, n = a.shape[-2], a.shape[-1]
     smax = F.amax(s, -1, True)

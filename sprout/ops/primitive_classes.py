@@ -483,6 +483,8 @@ class BatchNorm(Primitive):
 
     def __init__(self, is_training=False, epsilon=1e-5, momentum=0.1, data_format="NCHW"):
         super().__init__()
+        if data_format != "NCHW":  # MindSpore 2.10's CPU kernel fails on NHWC (a Memcpy_s error)
+            raise ValueError(f"BatchNorm: only data_format='NCHW' is supported, got {data_format!r}")
         self.is_training, self.epsilon, self.momentum = is_training, epsilon, momentum
 
     def __call__(self, x, scale, bias, mean, variance):

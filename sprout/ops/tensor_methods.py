@@ -156,6 +156,8 @@ def _var_method(fn):
 
 
 def _astype(self, dtype, copy=True):
+    if dtype == self.dtype:  # MindSpore 2.10: astype(x.dtype, copy=False) is x; with copy, a tensor of its own
+        return F.identity(self) if copy else self
     return F.cast(self, dtype)
 
 

@@ -445,6 +445,9 @@ class Model:
         """Run the network (in inference mode) on the given inputs and return its output."""
         if backend not in (None, "lite"):
             raise ValueError(f"For Model.predict, `backend` should be 'lite' or None, but got {backend}")
+        if config is not None:
+            raise NotImplementedError("Model.predict: config (MindSpore Lite session options) is not supported; "
+                                      "sprout runs the network itself, pass config=None")
         for item in predict_data:
             if item is None or isinstance(item, (int, float, str)):
                 continue

@@ -68,3 +68,22 @@ def test_map_accepts_tensor_results():
 def test_output_shapes_of_empty_dataset_raises():
     with pytest.raises(RuntimeError, match="output_shapes: the dataset yields no rows"):
         abc().skip(3).output_shapes()
+
+
+def test_output_shapes_estimate_marks_varying_dimensions():
+    def rows():
+        for i in range(1, 4):
+            yield np.ones((i, 3), np.float32), np.array(i)
+
+    d = ds.GeneratorDataset(rows, ["a", "b"])
+    assert d.output_shapes() == [[1, 3], []]
+    assert d.output_shapes(estimate=True) == [[None, 3], []]  # MindSpore 2.10: [[None, 3], []]
+
+    def ragged():
+        yield (np.ones(2),)
+        yield (np.ones((2, 2)),)
+
+    with pytest.raises(RuntimeError, match="inconsistent shapes"):  # MindSpore 2.10: RuntimeError too
+        ds.GeneratorDataset(ragged, ["a"]).output_shapes(estimate=True)
+    with pytest.raises(TypeError):
+        d.output_shapes(estimate="yes")

@@ -141,3 +141,9 @@ def test_cifar100(tmp_path):
     (tmp_path / "test.bin").write_bytes(b"\0" * 100)
     with pytest.raises(ValueError, match="'test.bin' is 100 bytes, not a whole number of 3074-byte records"):
         ds.Cifar100Dataset(str(tmp_path), usage="test")
+
+
+@pytest.mark.parametrize("reader", [ds.MnistDataset, ds.Cifar10Dataset, ds.Cifar100Dataset])
+def test_readers_refuse_a_cache(tmp_path, reader):
+    with pytest.raises(NotImplementedError, match=f"{reader.__name__}: cache"):
+        reader(str(tmp_path), cache=object())

@@ -186,6 +186,35 @@ def test_forward_hooks_and_removal():
     assert net._plain is False and Mul3()._plain is True
 
 
+def test_forward_hook_always_call_runs_when_the_call_raises():
+    class Bad(nn.Cell):
+        def construct(self, x):
+            raise ValueError("boom")
+
+    seen = []
+    net = Bad()
+    net.register_forward_hook(lambda cell, args, out: seen.append(("always", out)), always_call=True)
+    net.register_forward_hook(lambda cell, args, out: seen.append(("plain", out)))
+    with pytest.raises(ValueError, match="boom"):
+        net(_t(X))
+    assert seen == [("always", None)]  # MindSpore 2.10: [('h1', None)]
+
+    def failing(cell, args, out):
+        seen.append("failing")
+        raise KeyError("hook")
+
+    ok = Mul3()
+    ok.register_forward_hook(failing, always_call=True)  # it ran once: an error of its own is not run again
+    seen.clear()
+    with pytest.raises(KeyError):
+        ok(_t(X), _t(Y))
+    assert seen == ["failing"]
+    bad = Bad()
+    bad.register_forward_hook(failing, always_call=True)
+    with pytest.warns(UserWarning, match="always_call=True"), pytest.raises(ValueError, match="boom"):
+        bad(_t(X))
+
+
 def test_backward_hooks_see_and_replace_gradients():
     log = []
 

@@ -240,6 +240,9 @@ def test_checkpoint_config_validation(tmp_path):
     assert CheckpointConfig(append_info=["epoch_num", {"lr": 0.1}]).append_dict == {"epoch_num": 0, "lr": 0.1}
     with pytest.raises(NotImplementedError, match="enc_key"):
         CheckpointConfig(enc_key=b"0" * 16)
+    with pytest.raises(NotImplementedError, match="incremental"):
+        CheckpointConfig(incremental=True)
+    assert CheckpointConfig(enable_redundance=True).enable_redundance is True  # MindSpore 2.10 keeps it too
     with pytest.raises(ValueError, match="prefix"):
         ModelCheckpoint(prefix="a/b", directory=str(tmp_path))
     with pytest.raises(TypeError, match="CheckpointConfig"):

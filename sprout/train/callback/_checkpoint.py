@@ -53,6 +53,10 @@ class CheckpointConfig:
         if remove_redundancy:
             raise NotImplementedError("CheckpointConfig: remove_redundancy is for parallel training, which sprout's "
                                       "checkpoints do not support")
+        if kwargs.get("incremental"):
+            raise NotImplementedError("CheckpointConfig: sprout does not support incremental MapParameter checkpoints")
+        # enable_redundance only tunes MindSpore's Ascend checkpoint accelerator (aiturbo): kept, no effect here
+        self.enable_redundance = kwargs.get("enable_redundance", False)
         if async_save:
             logger.warning("CheckpointConfig: async_save is not supported; checkpoints are saved synchronously")
         self._save_checkpoint_steps = steps
