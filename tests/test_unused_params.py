@@ -28,7 +28,9 @@ def _hits(src: str):
 
 
 def test_the_checker_sees_unread_parameters():
-    assert _hits("def f(a, b, *args, c=1, **kw):\n    return a + kw['x']\n") == ["b", "c", "*args"]
+    assert _hits("def f(a, b, *args, c=1, **kw):\n    return a + kw['x']\n") == ["b", "c", "*args", "**kw(other-keys)"]
+    assert _hits("def f(**kw):\n    x = kw.pop('x', 1)\n    if kw:\n        raise TypeError\n    return x\n") == []
+    assert _hits("def f(**kw):\n    return g(**kw)\n") == []                # forwarded
     assert _hits("def f(a, b):\n    del b\n    return a\n") == ["b"]          # deleting is not reading
     assert _hits("def f(a, b):\n    return lambda: a + b\n") == []            # nested scopes read too
     assert _hits("def f(a, b):\n    '''doc'''\n    raise NotImplementedError\n") == []  # an interface

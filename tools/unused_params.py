@@ -9,8 +9,10 @@ What is scanned: the functions and classes that sprout's counterparts of MindSpo
 (public names and dunders); the definitions are then read with ``ast``. Not counted: ``self``/``cls``; a body
 that is only a docstring, ``pass``, ``...`` or ``raise NotImplementedError`` (an interface for subclasses to fill);
 ``@overload`` / ``@abstractmethod`` signatures; a body that calls ``locals()``. A parameter only deleted
-(``del x``) is not read. A parameter read only to be stored or validated counts as read: the checker finds
-options dropped on the floor, not options stored and never used (review those by hand).
+(``del x``) is not read. A ``**kwargs`` whose every read picks one key (``get``/``pop``/``[k]``/``in``) and
+is never forwarded or checked as a whole ignores the other keys: a hit named ``**kwargs(other-keys)``. A
+parameter read only to be stored or validated counts as read: the checker finds options dropped on the floor,
+not options stored and never used (review those by hand).
 """
 from __future__ import annotations
 
@@ -153,6 +155,22 @@ def _targets(root: Path) -> dict[tuple[str, int], str]:
     return found
 
 
+def _only_looked_up(fn, name: str) -> bool:
+    """Whether every read of ``**name`` picks a key (``.get``/``.pop``/``[k]``/``k in``): other keys are ignored."""
+    parents = {c: n for n in ast.walk(fn) for c in ast.iter_child_nodes(n)}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load):
+            par = parents.get(node)
+            if isinstance(par, ast.Attribute) and par.attr in ("get", "pop", "setdefault"):
+                continue
+            if isinstance(par, ast.Subscript) and par.value is node:
+                continue
+            if isinstance(par, ast.Compare) and node in par.comparators:
+                continue
+            return False
+    return True
+
+
 def _function_hits(fn, qual: str, method: bool):
     if _decorator_names(fn) & _SKIP_DECORATORS or _is_interface(fn.body):
         return
@@ -162,6 +180,8 @@ def _function_hits(fn, qual: str, method: bool):
     for p in _params(fn, method):
         if p.lstrip("*") not in read:
             yield fn.lineno, qual, p
+        elif p.startswith("**") and _only_looked_up(fn, p[2:]):
+            yield fn.lineno, qual, p + "(other-keys)"
 
 
 def _defs(tree: ast.AST):

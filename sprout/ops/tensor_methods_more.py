@@ -39,9 +39,13 @@ def _select(self, *args, **kw):
     if "condition" in kw or (args and isinstance(args[0], Tensor)):
         cond = kw.pop("condition") if "condition" in kw else args[0]
         y = kw.pop("y") if "y" in kw else args[1]
+        if kw:
+            raise TypeError(f"Tensor.select got unexpected keyword arguments {sorted(kw)}")
         return F.where(cond, self, y)
     dim = kw.pop("dim") if "dim" in kw else args[0]
     index = kw.pop("index") if "index" in kw else args[1]
+    if kw:
+        raise TypeError(f"Tensor.select got unexpected keyword arguments {sorted(kw)}")
     if isinstance(dim, bool) or not isinstance(dim, (int, np.integer)):
         raise TypeError(f"Tensor.select: dim must be an int, got {type(dim).__name__}")
     if isinstance(index, bool) or not isinstance(index, (int, np.integer)):

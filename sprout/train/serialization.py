@@ -84,6 +84,12 @@ def _check_unsupported_save(async_save, enc_key, kwargs):
         raise NotImplementedError("sprout does not support incremental MapParameter checkpoints")
     if kwargs.get("remove_redundancy"):
         raise NotImplementedError("sprout does not support remove_redundancy (it is for parallel training)")
+    if kwargs.get("global_step_num") is not None:  # MindSpore passes it to its Ascend checkpoint accelerator only
+        raise NotImplementedError("save_checkpoint: global_step_num (for MindSpore's aiturbo checkpoint service) is "
+                                  "not supported by sprout")
+    unknown = set(kwargs) - {"incremental", "remove_redundancy", "global_step_num"}
+    if unknown:  # MindSpore 2.10 drops other keys unread
+        raise TypeError(f"save_checkpoint got unexpected keyword arguments {sorted(unknown)}")
 
 
 def _save_path(ckpt_file_name, fmt: str) -> str:

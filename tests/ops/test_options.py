@@ -54,3 +54,26 @@ def test_init_process_group_checks_world_size_against_group_name():
         return True
 
     assert simulate(body, 2) == [True, True]
+
+
+def test_unknown_keyword_arguments_are_refused(tmp_path):
+    x = ms.Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    assert x.select(0, 1).asnumpy().tolist() == [3.0, 4.0, 5.0]
+    with pytest.raises(TypeError, match=r"Tensor.select got unexpected keyword arguments \['axis'\]"):
+        x.select(0, 1, axis=1)
+    with pytest.raises(TypeError, match=r"CellDict got unexpected keyword arguments \['prefix'\]"):
+        nn.CellDict({"a": nn.ReLU()}, prefix="x")
+    assert nn.CellDict({"a": nn.ReLU()}, auto_prefix=False)["a"] is not None
+    params = nn.Dense(2, 2).trainable_params()
+    with pytest.raises(KeyError, match="For 'Adam', invalid keys are passed as kwargs"):  # MindSpore 2.10's error
+        nn.Adam(params, use_lazzy=True)
+    nn.Adam(params, use_offload=True)  # host memory: the update sprout does anyway
+    with pytest.raises(TypeError, match=r"CheckpointConfig got unexpected keyword arguments \['incremantal'\]"):
+        ms.train.CheckpointConfig(incremantal=True)
+    net = nn.Dense(2, 2)
+    with pytest.raises(TypeError, match=r"save_checkpoint got unexpected keyword arguments \['crc'\]"):
+        ms.save_checkpoint(net, str(tmp_path / "a.ckpt"), crc=True)
+    with pytest.raises(NotImplementedError, match="global_step_num"):
+        ms.save_checkpoint(net, str(tmp_path / "a.ckpt"), global_step_num=3)
+    ms.save_checkpoint(net, str(tmp_path / "a.ckpt"), incremental=False)
+    assert sorted(ms.load_checkpoint(str(tmp_path / "a.ckpt"))) == ["bias", "weight"]

@@ -165,6 +165,8 @@ class CellDict(Cell):
 
     def __init__(self, *args, **kwargs):
         auto_prefix = kwargs.pop("auto_prefix", True)
+        if kwargs:  # MindSpore 2.10 reads only auto_prefix and drops the rest unread
+            raise TypeError(f"CellDict got unexpected keyword arguments {sorted(kwargs)} (only auto_prefix)")
         super().__init__(auto_prefix=auto_prefix)
         if len(args) > 1:
             raise TypeError("CellDict takes at most one dict or iterable of (key, cell) pairs")

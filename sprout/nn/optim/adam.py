@@ -26,6 +26,9 @@ class Adam(Optimizer):
                  use_nesterov=False, weight_decay=0.0, loss_scale=1.0, use_amsgrad=False, **kwargs):
         super().__init__(learning_rate, params, weight_decay, loss_scale)
         _check_betas(beta1, beta2, eps, "Adam")
+        if set(kwargs) - {"use_lazy", "use_offload"}:  # MindSpore 2.10's KeyError and message
+            raise KeyError(f"For 'Adam', invalid keys are passed as kwargs, supported keys are 'use_lazy' and"
+                           f"'use_offload', but got {kwargs.keys()}.")
         # use_offload keeps the moments in host memory and updates there: on a CPU framework that is this update
         if use_amsgrad or kwargs.get("use_lazy"):
             raise NotImplementedError("Adam: use_amsgrad and use_lazy are not supported by sprout")

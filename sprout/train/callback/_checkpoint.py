@@ -53,6 +53,10 @@ class CheckpointConfig:
         if remove_redundancy:
             raise NotImplementedError("CheckpointConfig: remove_redundancy is for parallel training, which sprout's "
                                       "checkpoints do not support")
+        unknown = set(kwargs) - {"incremental", "enable_redundance"}  # MindSpore 2.10 reads these, drops the rest
+        if unknown:
+            raise TypeError(f"CheckpointConfig got unexpected keyword arguments {sorted(unknown)} (MindSpore reads "
+                            "only 'incremental' and 'enable_redundance')")
         if kwargs.get("incremental"):
             raise NotImplementedError("CheckpointConfig: sprout does not support incremental MapParameter checkpoints")
         # enable_redundance only tunes MindSpore's Ascend checkpoint accelerator (aiturbo): kept, no effect here
