@@ -11,6 +11,7 @@ from ..core.host import HostGradientError
 from ..core.pytree import NODES, MutableFloat, MutableInt
 from ..core.tensor import Parameter, Tensor
 from ..ir.builder import Tracer
+from .guards import mask
 from .tape import Tape, pass_through
 
 
@@ -103,8 +104,12 @@ class GradResult:
             senses = _flatten_tensors(sens, [])
             if len(senses) != len(outs):
                 raise ValueError(f"grad: sens has {len(senses)} tensors but the function returned {len(outs)}")
+        builder = dispatch._builders[-1] if dispatch._builders else None
+        start = len(builder.nodes) if builder is not None else 0
         try:
             table = self.tape.backward(outs, senses)
+            if builder is not None:  # a backward traced into a graph: cotangents absent at run time (guards.py)
+                table = mask(builder, start, senses, table)
         except HostGradientError as exc:
             raise RuntimeError(f"grad: the output of {self.fn_name} depends on its inputs through NumPy: a tensor "
                                f"computed from them left for NumPy ({exc.how}) and came back as a new Tensor, and "

@@ -18,9 +18,11 @@ from ..ir.replay import replay
 from ..ops import functional as F
 from ..ops.control import COND, WHILE_LOOP
 from .grad_graph import Split, differentiable, split
-from .zero_cot import prune
+from .trips import sure_trips
+from .absent import specialise
+from .guards import guarded
 
-_PEEL = 2  # reverse steps of a WhileLoop's backward peeled to skip cotangents zero at first (zero_cot)
+_PEEL = 2  # reverse steps of a WhileLoop's backward peeled to skip cotangents zero at first (absent.py)
 
 
 def _differentiable(x) -> bool:
@@ -47,7 +49,16 @@ def _residuals(s: Split, inputs: list, computed: list) -> list:
 
 
 def _cotangents(s: Split, douts: list, outs: list) -> list:
+    """The backward's cotangent inputs; an absent one (``None``) is fed zeros, read by a backward specialised to
+    its absence (``_specialised``) at most for a zero's symbolic shape."""
     return [F.zeros_like(outs[i]) if douts[i] is None else douts[i] for i in s.dout_of]
+
+
+def _specialised(s: Split, douts: list):
+    """``s.backward`` for the cotangents ``douts`` marks absent (``None``) and the positions (``grad_of`` order)
+    of its gradients that are then absent."""
+    n_res = len(s.res_from)
+    return specialise(s.backward, n_res, frozenset(n_res + c for c, i in enumerate(s.dout_of) if douts[i] is None))
 
 
 # ---- Cond -------------------------------------------------------------------------------------------
@@ -75,13 +86,23 @@ def _cond_residual_vjp(args: tuple, attrs: dict, emit=bind):
             return (None,) * len(args)
         r_then = _residuals(s_then, list(read[1:1 + n_then]), c_t)
         r_else = _residuals(s_else, list(read[1 + n_then:]), c_e)
+        # absent cotangents (absent.py) pass through each branch's backward; an operand whose gradient is absent
+        # in both branches gets none (an outer backward skips what only it reaches), one absent in a single
+        # branch is a zero there (the merge with the other branch's value)
+        b_then, a_then = _specialised(s_then, douts)
+        b_else, a_else = _specialised(s_else, douts)
+        present = {lo + p for s, a, lo in ((s_then, a_then, 0), (s_else, a_else, n_then))
+                   for g, p in enumerate(s.grad_of) if g not in a}
+        live = [ps for ps in groups.values() if any(p in present for p in ps)]
+        if not live:
+            return (None,) * len(args)
 
-        def side(s: Split, res: list, lo: int, hi: int):
+        def side(s: Split, bwd, res: list, lo: int, hi: int):
             def fn():
-                grads = dict(zip((lo + k for k in s.grad_of), replay(s.backward, res + _cotangents(s, douts, primal))))
+                grads = dict(zip((lo + k for k in s.grad_of), replay(bwd, res + _cotangents(s, douts, primal))))
                 result = []
-                for ps in groups.values():
-                    mine = [grads[p] for p in ps if lo <= p < hi and p in grads]
+                for ps in live:
+                    mine = [grads[p] for p in ps if lo <= p < hi and p in present]
                     g = mine[0] if mine else F.zeros_like(read[1 + ps[0]])
                     for extra in mine[1:]:
                         g = F.add(g, extra)
@@ -89,12 +110,17 @@ def _cond_residual_vjp(args: tuple, attrs: dict, emit=bind):
                 return result
             return fn
 
-        g_t, _ = trace_subgraph(side(s_then, r_then, 0, n_then), [], "cond_then_bwd")
-        g_e, _ = trace_subgraph(side(s_else, r_else, n_then, len(ins)), [], "cond_else_bwd")
+        g_t, _ = trace_subgraph(side(s_then, b_then, r_then, 0, n_then), [], "cond_then_bwd")
+        g_e, _ = trace_subgraph(side(s_else, b_else, r_else, n_then, len(ins)), [], "cond_else_bwd")
         grads = bind(COND, (pred, *g_t.captured, *g_e.captured),
-                     {"then": g_t, "else": g_e, "n_then": len(g_t.captured), "n_out": len(groups)})
+                     {"then": g_t, "else": g_e, "n_then": len(g_t.captured), "n_out": len(live)})
         full: list = [None] * len(args)
-        for ps, g in zip(groups.values(), grads):
+        for ps, g in zip(live, grads):
+            # present in one branch only: absent when the other runs, a guarded cotangent (guards.py)
+            in_then, in_else = (any(p in present and lo <= p < hi for p in ps) for lo, hi in ((0, n_then),
+                                                                                              (n_then, len(ins))))
+            if in_then != in_else:
+                g = guarded(g, read[0] if in_then else F.logical_not(read[0]))
             full[1 + ps[0]] = g
         return tuple(full)
 
@@ -128,7 +154,8 @@ def _while_residual_vjp(args: tuple, attrs: dict, emit=bind):
                and not is_token(s.forward.inputs[j])]
     f_cap = [i for i, c in enumerate(bcap) if _differentiable(c)]
 
-    pos = {o: len(s.res_from) + c for c, o in enumerate(s.dout_of)}  # body output -> its cotangent's backward input
+    n_res = len(s.res_from)
+    pos = {o: n_res + c for c, o in enumerate(s.dout_of)}  # body output -> its cotangent's backward input
     gpos = {p: g for g, p in enumerate(s.grad_of)}  # body input -> its gradient's position
 
     def vjp(read, _out, dout):  # read: the operands' values when the loop ran (the tape keeps them)
@@ -136,32 +163,58 @@ def _while_residual_vjp(args: tuple, attrs: dict, emit=bind):
         caps = list(read[n + k:])
         if not f_state and not f_cap:
             return (None,) * len(args)
-        # structurally zero cotangents (zero_cot): the stacked outputs nothing differentiates, in every iteration;
-        # a carried value nothing reads after the loop until a live one's backward reaches it
+        # structurally zero (absent) cotangents (absent.py): the stacked outputs nothing differentiates, in every
+        # iteration; a carried value nothing reads after the loop until a live one's backward reaches it
         fixed = frozenset(pos[o] for o in s.dout_of if o >= n and douts[n + 1 + (o - n)] is None)
 
         def zero_after(z: frozenset) -> frozenset:
             """The carried values whose cotangent is structurally zero after a reverse step entered with ``z``."""
-            _, zg = prune(s.backward, fixed | {pos[o] for o in z if o in pos})
+            _, zg = specialise(s.backward, n_res, fixed | {pos[o] for o in z if o in pos})
             return frozenset(p for p in f_state if p not in gpos or gpos[p] in zg)
 
         peel, z = [], frozenset(j for j in f_state if douts[j] is None)
-        every = z  # zero after any number of the peeled steps (the loop may stop before any of them)
-        while z and len(peel) < _PEEL:  # the first reverse steps, one each, while the zero set changes
+        sets = [z]  # sets[r]: zero after r reverse steps
+        while len(peel) < _PEEL:  # the first reverse steps, one each, while the zero set changes
             after = zero_after(z)
             if after == z:
                 break
             peel.append(z)
             z = after
-            every &= z
-        z = every
-        while True:  # the loop's own: the largest part of that which every step keeps zero
+            sets.append(z)
+        # the loop ran at least ``sure`` times (its condition on constants, trips.py): those steps always run; the
+        # state leaving the peeled steps is zero where it is after every number of them the loop may stop at
+        sure = sure_trips(attrs, args, len(peel)) if peel else 0
+        z = frozenset.intersection(*sets[sure:])
+        while True:  # zero whatever the count: the largest part of that which every step keeps zero
             after = z & zero_after(z)
             if after == z:
                 break
             z = after
+        live = [p for p in f_state if p not in z]
+        # the loop runs only after every peeled step ran: it is entered with sets[-1] absent, and keeps absent the
+        # largest part of it each step keeps absent. A live value absent once r0 reverse steps ran and in the loop is
+        # present only when the loop ran fewer than r0 times: its gradient is guarded by that (guards.py)
+        after_peel = sets[-1]
+        while True:
+            shrunk = after_peel & zero_after(after_peel)
+            if shrunk == after_peel:
+                break
+            after_peel = shrunk
+        fresh = {}
+        for p in live:
+            if p in after_peel:
+                r0 = len(sets) - 1
+                while r0 > 0 and p in sets[r0 - 1]:
+                    r0 -= 1
+                fresh[p] = r0
+        # a captured input gets a gradient only from a step whose backward gives it a present one
+        cap_live = [c for c in f_cap if (n + c) in gpos and any(
+            gpos[n + c] not in specialise(s.backward, n_res, fixed | {pos[o] for o in zs if o in pos})[1]
+            for zs in (*peel, after_peel))]
+        if not live and not cap_live:
+            return (None,) * len(args)  # nothing present reaches an input: no gradient at all
         d_state = {j: F.zeros_like(primal[j]) if douts[j] is None else douts[j] for j in f_state}
-        d_caps = [F.zeros_like(caps[i]) for i in f_cap]
+        d_caps = [F.zeros_like(caps[i]) for i in cap_live]
 
         def step(i, state: dict, acc: list, zero: frozenset) -> list:
             j = F.sub(i, 1)
@@ -173,17 +226,17 @@ def _while_residual_vjp(args: tuple, attrs: dict, emit=bind):
                 else:  # a stacked output of an already-recorded loop: its cotangent is a row of dout
                     d = douts[n + 1 + (o - n)]
                     cot.append(F.zeros_like(stacks[o - n][j]) if d is None else d[j])
-            bwd, zg = prune(s.backward, fixed | {pos[o] for o in zero if o in pos})
+            bwd, zg = specialise(s.backward, n_res, fixed | {pos[o] for o in zero if o in pos})
             grads = {p: g for g, (p, g) in enumerate(zip(s.grad_of, replay(bwd, res + cot))) if g not in zg}
             new_state = [grads[p] if p in grads else F.zeros_like(d) for p, d in state.items()]
-            new_caps = [F.add(a, grads[n + c]) if (n + c) in grads else a for a, c in zip(acc, f_cap)]
+            new_caps = [F.add(a, grads[n + c]) if (n + c) in grads else a for a, c in zip(acc, cap_live)]
             return [j, *new_state, *new_caps]
 
         carry = [count, *d_state.values(), *d_caps]
-        for zero in peel:  # each peeled step only when the loop ran that many times
-            carry = _if_positive(carry, lambda c, zero=zero: step(c[0], dict(zip(f_state, c[1:1 + len(f_state)])),
-                                                                   c[1 + len(f_state):], zero))
-        live = [p for p in f_state if p not in z]
+        for r, zero in enumerate(peel):  # each peeled step only when the loop ran that many times
+            def peeled(c, zero=zero):
+                return step(c[0], dict(zip(f_state, c[1:1 + len(f_state)])), c[1 + len(f_state):], zero)
+            carry = peeled(carry) if r < sure else _if_positive(carry, peeled)
         carry = [carry[0], *(carry[1 + f_state.index(p)] for p in live), *carry[1 + len(f_state):]]
         carry_types = [t._var.type for t in carry]
 
@@ -191,7 +244,7 @@ def _while_residual_vjp(args: tuple, attrs: dict, emit=bind):
             return [F.greater(i, 0)]
 
         def rbody(i, *c):
-            return step(i, dict(zip(live, c[:len(live)])), list(c[len(live):]), z)
+            return step(i, dict(zip(live, c[:len(live)])), list(c[len(live):]), after_peel)
 
         g_cond, _ = trace_subgraph(rcond, carry_types, "while_cond_bwd")
         g_body, _ = trace_subgraph(rbody, carry_types, "while_body_bwd")
@@ -200,8 +253,8 @@ def _while_residual_vjp(args: tuple, attrs: dict, emit=bind):
         full: list = [None] * len(args)
         for p, g in zip(live, final[1:1 + len(live)]):
             if _differentiable(inits[p]):
-                full[p] = g
-        for i, g in zip(f_cap, final[1 + len(live):]):
+                full[p] = g if p not in fresh else guarded(g, F.less(count, fresh[p]))
+        for i, g in zip(cap_live, final[1 + len(live):]):
             full[n + k + i] = g
         return tuple(full)
 
@@ -228,12 +281,17 @@ def _call_residual_vjp(args: tuple, attrs: dict):
     def vjp(read, _out, dout):  # read: the operands' values when the call ran (the tape keeps them)
         douts = _as_list(dout, s.n_out)
         res = _residuals(s, list(read), computed)
-        grads = bind(GRAPH_CALL, (*res, *_cotangents(s, douts, primal)), {"graph": s.backward}) if s.grad_of else ()
+        bwd, gone = _specialised(s, douts)  # absent cotangents pass through the callee's backward
         full: list = [None] * len(args)
-        for p, g in zip(s.grad_of, grads):
-            full[p] = g
+        if len(gone) == len(s.grad_of):
+            return tuple(full)
+        grads = bind(GRAPH_CALL, (*res, *_cotangents(s, douts, primal)), {"graph": bwd})
+        for g, (p, v) in enumerate(zip(s.grad_of, grads)):
+            if g not in gone:
+                full[p] = v
         return tuple(full)
 
+    vjp.sparse_dout = True  # None for an output nothing differentiates
     return tuple(primal), vjp
 
 

@@ -11,6 +11,7 @@ from ..core import dispatch
 from ..ir.builder import GraphBuilder, Tracer
 from ..ir.effects import WORLD, is_collective, is_io, is_token
 from ..ir.graph import Graph, Node, Var
+from .guards import mask
 from .tape import Tape
 
 
@@ -54,7 +55,8 @@ def joint_graph(graph: Graph) -> Joint:
         new_values = [builder.output_value(v) for v in results[len(graph.outputs):]]
         dout_of = [i for i, o in enumerate(outs) if isinstance(o, Tracer) and differentiable(o)]
         douts = [builder.add_input(outs[i]._var.type, "dout", ("dout", i)) for i in dout_of]
-        table = tape.backward([outs[i] for i in dout_of], douts)
+        start = len(builder.nodes)
+        table = mask(builder, start, douts, tape.backward([outs[i] for i in dout_of], douts))
         grads, grad_of = [], []
         for k, t in enumerate(tracers):
             g = table.get(id(t))

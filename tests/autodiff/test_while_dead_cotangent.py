@@ -1,4 +1,4 @@
-"""A tensor while's backward carries only the cotangents that can be non-zero (autodiff/zero_cot.py, issue 9): a
+"""A tensor while's backward carries only the cotangents that can be non-zero (autodiff/absent.py, issue 9): a
 loop value nothing reads after the loop gets no derivative in the last iteration, as eager's tape never visits it,
 so its overflowed last value gives no 0 * inf = NaN (fuzz-27's remaining class); a value no live one reads (a float
 counter) is not carried at all."""

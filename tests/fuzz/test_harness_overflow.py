@@ -79,7 +79,7 @@ def test_overflow_watch_sees_overflows_and_poles_only():
 
 # A tensor while whose last v is never read: the loop's backward used to run the body's backward for every carried
 # value in every iteration, so the last v's zero cotangent met its overflowed residual (0 * inf = NaN) where eager's
-# tape never visits it (eager: 3.4e21). The compiler now skips structurally zero cotangents (autodiff/zero_cot.py):
+# tape never visits it (eager: 3.4e21). The compiler now skips structurally zero cotangents (autodiff/absent.py):
 # every check agrees, nothing is left to the float32 overflow rule (tests/autodiff/test_while_dead_cotangent.py).
 SRC_LOOP_OVERFLOW = _prog("""
 def f(x):
