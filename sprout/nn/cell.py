@@ -442,8 +442,18 @@ class Cell(CellExtras):
                                  bf16=dst_type is mstype.bfloat16)
         return self
 
-    def recompute(self, **kwargs):
-        """Accepted for compatibility: recomputation is a memory optimisation sprout does not need."""
+    def recompute(self, *, use_reentrant=True, output_recompute=False, early_stop=True, context_fn=None, **kwargs):
+        """MindSpore's recompute mark, checked as MindSpore 2.10 checks it. Recomputation trades memory for time and
+        leaves values and gradients unchanged; sprout keeps the activations, so the mark changes nothing else."""
+        for key, value in kwargs.items():
+            if key not in ("mp_comm_recompute", "parallel_optimizer_comm_recompute", "recompute_slice_activation"):
+                raise ValueError(f"For 'recompute', keyword '{key}' is not recognized! the key kwargs must be "
+                                 "'mp_comm_recompute', 'parallel_optimizer_comm_recompute', "
+                                 "'recompute_slice_activation'")
+            if key != "recompute_slice_activation" and not isinstance(value, bool):
+                raise TypeError(f"The parameter '{key}' must be <class 'bool'>, but got {type(value)}")
+        if context_fn is not None and use_reentrant and not output_recompute:
+            raise ValueError("context_fn is only supported when use_reentrant=False.")
         return self
 
     # ---- printing ------------------------------------------------------------------------------

@@ -323,3 +323,16 @@ def test_hooks_are_refused_in_graph_mode():
         assert net(_t([[1.0, 2.0, 3.0]])).shape == (1, 2)
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+def test_recompute_mark_is_checked_as_mindspore_checks_it():
+    net = nn.Dense(2, 2)
+    assert net.recompute(mp_comm_recompute=False, recompute_slice_activation=True) is net
+    # MindSpore 2.10's errors
+    with pytest.raises(ValueError, match="keyword 'foo' is not recognized"):
+        net.recompute(foo=1)
+    with pytest.raises(TypeError, match="'mp_comm_recompute' must be <class 'bool'>"):
+        net.recompute(mp_comm_recompute=1)
+    with pytest.raises(ValueError, match="context_fn is only supported when use_reentrant=False"):
+        net.recompute(context_fn=lambda: None)
+    net.recompute(use_reentrant=False, context_fn=lambda: None)
