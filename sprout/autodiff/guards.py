@@ -17,11 +17,11 @@ _GUARDED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def guarded(value, pred):
-    """``value`` where ``pred`` (a bool scalar) holds, else zero: a cotangent present only when ``pred`` holds."""
-    masked = F.select(pred, value, F.zeros_like(value))
-    if isinstance(masked, Tracer) and isinstance(pred, Tracer) and pred._builder is masked._builder:
-        _GUARDED.setdefault(masked._builder, {})[masked._var.uid] = pred._var
-    return masked
+    """``value`` (a control-flow backward's result, exactly zero on the runs ``pred`` is false) marked as a cotangent
+    present only when ``pred`` (a bool scalar) holds: ``mask`` propagates that; no node is added."""
+    if isinstance(value, Tracer) and isinstance(pred, Tracer) and pred._builder is value._builder:
+        _GUARDED.setdefault(value._builder, {})[value._var.uid] = pred._var
+    return value
 
 
 def mask(builder, start: int, seeds: list, table: dict) -> dict:
@@ -32,6 +32,7 @@ def mask(builder, start: int, seeds: list, table: dict) -> dict:
     made = _GUARDED.get(builder, {})
     derived = {t._var.uid for t in seeds if isinstance(t, Tracer)}
     guard: dict[int, Var] = {}
+    exact: set[int] = set()  # guarded values exactly zero when absent (``guarded``'s): read as they are
     out: list[Node] = []
     for node in builder.nodes[start:]:
         ins = list(node.inputs)
@@ -47,7 +48,7 @@ def mask(builder, start: int, seeds: list, table: dict) -> dict:
                 guard.update((o.uid, p) for o in node.outputs)
             elif cot:
                 for k, x in enumerate(ins):
-                    if isinstance(x, Var) and x.uid in guard and k not in shape_only:
+                    if isinstance(x, Var) and x.uid in guard and x.uid not in exact and k not in shape_only:
                         ins[k] = _masked(out, x, guard[x.uid], node)
                 node.inputs = ins  # in place: a tape's lazy record of a control node extends this very node
         out.append(node)
@@ -55,11 +56,12 @@ def mask(builder, start: int, seeds: list, table: dict) -> dict:
             p = made.pop(o.uid, None)
             if p is not None:
                 guard[o.uid] = p
+                exact.add(o.uid)
                 derived.add(o.uid)
     builder.nodes[start:] = out
     result = dict(table)
     for key, g in table.items():
-        if isinstance(g, Tracer) and g._var.uid in guard:
+        if isinstance(g, Tracer) and g._var.uid in guard and g._var.uid not in exact:
             result[key] = F.select(_tracer(builder, guard[g._var.uid]), g, F.zeros_like(g))
     return result
 

@@ -169,3 +169,23 @@ def test_cotangent_present_in_one_branch_is_guarded_by_the_predicate(x):
                 ms.jit(ms.grad(overwritten_in_one_branch, (0, 1)))(y, xt)):
         for e, j in zip(eager, got):
             np.testing.assert_array_equal(j.asnumpy(), e)
+
+
+def weight_in_one_branch(x, w):
+    if x.sum() > 0:
+        y = ops.sin(x) * w
+    else:
+        y = x * 2
+    return y.sum()
+
+
+def test_a_guard_nothing_meets_adds_no_node():
+    """w's gradient is present in one branch only (guarded by the predicate) but nothing computes from it: the IR
+    returns the backward Cond's outputs as they are (exactly zero when the else branch ran), no Select."""
+    x, w = Tensor(np.ones(4, np.float32)), Tensor(np.ones(4, np.float32))
+    g = ms.jit(ms.grad(weight_in_one_branch, (0, 1)))
+    gx, gw = g(x, w)
+    np.testing.assert_allclose(gw.asnumpy(), np.sin(np.ones(4, np.float32)), rtol=1e-6)
+    graph = ms.debug.graph_of(g, x, w)
+    assert "Select" not in str(graph)
+    assert graph.nodes[-1].op.name == "Cond" and list(graph.outputs) == list(graph.nodes[-1].outputs)
