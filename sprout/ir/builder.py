@@ -155,6 +155,18 @@ def _refuse_symbolic_attrs(op: Op, attrs: dict) -> None:
                             "needs concretely")
 
 
+def _refuse_traced_attrs(op: Op, attrs: dict) -> None:
+    """An attribute is a compile-time constant: a traced value there (a variable scalar ``int(t)`` passed as a
+    shape or an op parameter) would reach the kernel as a placeholder, so it is refused while tracing."""
+    for name, value in attrs.items():
+        if isinstance(value, Tracer) or (value.__class__ in (tuple, list) and any(isinstance(v, Tracer)
+                                                                                 for v in value)):
+            raise JitTypeError(f"{op.name}: argument {name} is a value computed in the graph (a traced tensor or a "
+                               "variable scalar such as int(t) or t.item()), but it must be known while the graph "
+                               "is compiled", user_loc(4), "pass a Python constant, or jit_syntax_level=LAX to run "
+                               "it as Python")
+
+
 class GraphBuilder:
     """Collects nodes while ``dispatch.bind`` is redirected here (``push_builder``).
 
@@ -475,8 +487,10 @@ class GraphBuilder:
                 if p < len(args) and isinstance(args[p], Tensor):
                     args[p] = targets[p] = self.target(args[p])
         ins = [self.value_of(a) for a in args]
-        if attrs and not op.extra.get("symbolic_attrs"):
-            _refuse_symbolic_attrs(op, attrs)
+        if attrs:
+            _refuse_traced_attrs(op, attrs)
+            if not op.extra.get("symbolic_attrs"):
+                _refuse_symbolic_attrs(op, attrs)
         try:
             out_type = op.infer(*[v.type for v in ins], **attrs)
         except Exception as exc:

@@ -1,6 +1,7 @@
-"""Traced Python scalars: a ``mutable()`` int/float argument, or a Python number a tensor branch or loop turned
-into a graph value, is a 0-d tracer that keeps its Python kind through scalar arithmetic, so a jitted function
-returns a Python scalar there (as MindSpore's graphs do)."""
+"""Traced Python scalars: a ``mutable()`` int/float argument, a Python number a tensor branch or loop turned
+into a graph value, or ``float(t)``/``int(t)``/``bool(t)``/``t.item()``/``t.tolist()`` of a traced tensor (a
+"variable scalar" of MindSpore's graph mode) is a 0-d tracer that keeps its Python kind through scalar
+arithmetic, so a jitted function returns a Python scalar there (as MindSpore's graphs do)."""
 from __future__ import annotations
 
 from typing import Any
@@ -20,6 +21,25 @@ class ScalarTracer(Tracer):
 
     def describe(self) -> str:
         return f"ScalarTracer({self.py_kind.__name__}, {self._var.type})"
+
+    def _no_value(self, what: str) -> Exception:
+        from ..core.errors import JitValueError, user_loc
+
+        return JitValueError(f"{what}: a variable scalar ({self.py_kind.__name__} computed from a tensor in the "
+                             "graph) has no value while the graph is compiled", user_loc(3),
+                             "keep it in arithmetic, comparisons and if/while conditions, or jit_syntax_level=LAX "
+                             "to run this as Python")
+
+    def __repr__(self) -> str:  # reached when an op formats an argument it needs as a constant
+        raise self._no_value("an argument that must be known while compiling (an axis, a size, a shape, a slice "
+                             "bound...)")
+
+    def __index__(self) -> int:
+        from ..core.errors import JitTypeError, user_loc
+
+        raise JitTypeError("a variable scalar (int(t), t.item() of a tensor) used as a Python index, size or range() "
+                           "bound inside jitted code: it must be known while compiling", user_loc(2),
+                           "index a tensor with it (x[i]), or jit_syntax_level=LAX to run it as Python")
 
 
 class IntTracer(ScalarTracer):
@@ -62,6 +82,61 @@ def kind_of(x: Any) -> type | None:
         return bool if isinstance(x, np.bool_) else int if isinstance(x, np.integer) else \
             float if isinstance(x, np.floating) else None
     return None
+
+
+_DTYPE_OF_KIND = {float: "float32", int: "int64", bool: "bool_"}  # MindSpore's graph: float scalars are float32
+
+
+def to_scalar(t: Tensor, kind: type, what: str, loc=None) -> ScalarTracer:
+    """``kind(t)`` of a traced one-element tensor (``float(t)``, ``int(t)``, ``bool(t)``): a new 0-d scalar of
+    ``kind``. As in MindSpore 2.10 (graph and PyNative) the conversion cuts the gradient; ``int`` truncates
+    toward zero; a float is computed in float32 (MindSpore's graph scalars), an int in int64."""
+    from .. import dtype as mstype
+    from ..core.errors import JitTypeError, JitValueError, user_loc
+    from ..ops import functional as F
+
+    shape = t.shape
+    if any(d is None for d in shape):
+        raise JitValueError(f"{what} of a tensor with a dynamic shape {list(shape)}: the number of elements is not "
+                            "known while the graph is compiled", loc or user_loc(3),
+                            "convert a tensor with a static shape of one element")
+    if int(np.prod(shape, dtype=np.int64)) != 1:
+        text = "using a tensor as a Python bool is ambiguous" if kind is bool else \
+            "only a tensor with one element converts to a Python scalar"
+        raise JitValueError(f"{what}: {text}, this one has shape {list(shape)}", loc or user_loc(3),
+                            "reduce it first (t.sum(), t.any(), t[i])")
+    if t.dtype.is_complex:
+        raise JitTypeError(f"{what} of a complex tensor ({t.dtype}) is not supported in a graph", loc or user_loc(3),
+                           "take .real or .imag first")
+    if isinstance(t, ScalarTracer) and t.py_kind is kind:
+        return t
+    v = F.reshape(t, ()) if shape else t
+    dt = getattr(mstype, _DTYPE_OF_KIND[kind])
+    if v.dtype is not dt:
+        v = F.cast(v, dt)
+    return as_scalar(F.stop_gradient(v), kind)  # stop_gradient: a fresh node, never an alias of ``t``
+
+
+def kind_of_dtype(dtype) -> type:
+    """The Python kind ``Tensor.item()`` gives for a tensor of ``dtype``."""
+    return bool if dtype.category == 0 else float if dtype.is_float else int
+
+
+def item(t: Tensor, loc=None) -> ScalarTracer:
+    """``t.item()`` of a traced one-element tensor."""
+    return to_scalar(t, kind_of_dtype(t.dtype), "Tensor.item()", loc)
+
+
+def tolist(t: Tensor, loc=None) -> Any:
+    """``t.tolist()`` of a traced tensor with a static shape: nested lists of scalars (a scalar for a 0-d one)."""
+    from ..core.errors import JitValueError, user_loc
+
+    if any(d is None for d in t.shape):
+        raise JitValueError(f"Tensor.tolist() of a tensor with a dynamic shape {list(t.shape)}", loc or user_loc(3),
+                            "use a static shape")
+    if not t.shape:
+        return item(t, loc)
+    return [tolist(t[i], loc) for i in range(t.shape[0])]
 
 
 def _weak(s: ScalarTracer, t: Tensor) -> tuple:
@@ -113,6 +188,22 @@ def _binary(name: str, rule, reflected: bool):
     return method
 
 
+def _round(self, *ndigits):
+    """``round(s)`` of a scalar is an int (round half to even, as Python); ``round(s, n)`` keeps the kind."""
+    from .. import dtype as mstype
+    from ..core.errors import JitTypeError, user_loc
+    from ..ops import functional as F
+
+    if ndigits and ndigits[0] is not None:
+        n = ndigits[0]
+        if self.py_kind is float or not isinstance(n, int) or n < 0:  # an int rounds to tens for n < 0
+            raise JitTypeError(f"round(x, ndigits) of a traced {self.py_kind.__name__} is not supported in a graph",
+                               user_loc(2), "round a scaled value: round(x * 10**n) / 10**n")
+        return self if self.py_kind is int else as_scalar(F.cast(self, mstype.int64), int)
+    out = F.round(self) if self.py_kind is float else self
+    return as_scalar(F.cast(out, mstype.int64), int)
+
+
 def _unary(dunder: str):
     def method(self):
         base = getattr(Tensor, dunder)
@@ -131,7 +222,9 @@ for _name, _rule in _RULES.items():
         setattr(ScalarTracer, f"__r{_name}__", _binary(_name, _rule, True))
 for _dunder in ("__neg__", "__abs__"):
     setattr(ScalarTracer, _dunder, _unary(_dunder))
+ScalarTracer.__round__ = _round
 ScalarTracer.__hash__ = Tracer.__hash__
 
 
-__all__ = ["ScalarTracer", "IntTracer", "FloatTracer", "BoolTracer", "as_scalar", "kind_of", "join_kinds"]
+__all__ = ["ScalarTracer", "IntTracer", "FloatTracer", "BoolTracer", "as_scalar", "kind_of", "join_kinds", "to_scalar",
+           "item", "tolist", "kind_of_dtype"]

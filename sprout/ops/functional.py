@@ -461,6 +461,8 @@ def fill(type, shape, value):  # noqa: A002 - MindSpore's signature
     dt = mstype.to_dtype(type)
     check_dims("Fill", shape)
     check_alloc("Fill", shape, dt)
+    if isinstance(value, Tensor) and _dispatch._builders:  # a value computed in the graph (float(t)): zeros + it
+        return bind(S.FILL, (), {"shape": shape, "value": 0, "dtype": dt}) + cast(reshape(value, ()), dt)
     return bind(S.FILL, (), {"shape": shape, "value": value, "dtype": dt})
 
 

@@ -626,6 +626,10 @@ def tuple_to_array(input_x):
 
 
 def scalar_to_tensor(input_x, dtype=mstype.float32):
+    if getattr(input_x, "py_kind", None) is not None:  # a variable scalar of a graph (float(t) under jit)
+        from .functional import cast, identity
+
+        return identity(cast(input_x, mstype.to_dtype(dtype)))  # a fresh tensor, no longer a Python scalar
     if not isinstance(input_x, (bool, int, float)):
         raise TypeError(f"scalar_to_tensor: expects a Python number, got {type(input_x).__name__}")
     return Tensor(input_x, dtype=mstype.to_dtype(dtype))

@@ -41,11 +41,16 @@ def _print_impl(template, *arrays):
         if item[0] == "s":
             parts.append(item[1])
         else:
+            if item[2] in _KINDS:  # a variable scalar prints as the Python number it stands for
+                parts.append(repr(_KINDS[item[2]](np.asarray(arrays[item[1]]).item())))
+                continue
             t = Tensor(np.asarray(arrays[item[1]]))
             parts.append(repr(t) if item[2] == "repr" else str(t))
     builtins.print("".join(parts), end="", flush=True)
     return np.zeros((), np.int32)
 
+
+_KINDS = {"float": float, "int": int, "bool": bool}
 
 PRINT = register(Op("Print", _print_impl, lambda template, *types: TensorType((), mstype.int32),
                     kind="effect", side_effect=True, doc="print the inputs when the graph runs"))
@@ -61,7 +66,8 @@ def print_(*args, sep=" ", end="\n", file=None, flush=False):
     def emit(x, top: bool):
         if isinstance(x, Tensor):
             tensors.append(x)
-            frags.append(("t", len(tensors) - 1, "str" if top else "repr"))
+            kind = getattr(x, "py_kind", None)  # a traced Python scalar (sprout.ir.scalars)
+            frags.append(("t", len(tensors) - 1, kind.__name__ if kind else "str" if top else "repr"))
         elif isinstance(x, (tuple, list)) and any(isinstance(v, Tensor) for v in _flat(x)):
             frags.append(("s", "(" if isinstance(x, tuple) else "["))
             for j, v in enumerate(x):

@@ -129,7 +129,7 @@ def test_map_helper_becomes_graph_control_flow():
 
 def test_refusal_inside_a_mapped_helper_is_located_in_the_helper():
     def bad(t):
-        return t * float(t.sum())
+        return t * len(str(t.sum()))
 
     def f(x):
         return tuple(map(bad, (x, x + 1)))
@@ -138,7 +138,7 @@ def test_refusal_inside_a_mapped_helper_is_located_in_the_helper():
     with pytest.raises(JitValueError) as info:
         ms.jit(f, jit_config=ms.JitConfig(jit_syntax_level="STRICT"))(x)
     loc = info.value.loc
-    assert loc is not None and loc.filename == __file__ and "float(t.sum())" in loc.source_line, str(info.value)
+    assert loc is not None and loc.filename == __file__ and "str(t.sum())" in loc.source_line, str(info.value)
     lax = ms.jit(f)
     for a, b in zip(lax(x), f(x)):
         np.testing.assert_allclose(a.asnumpy(), b.asnumpy())

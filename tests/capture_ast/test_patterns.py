@@ -85,7 +85,7 @@ def test_catalogue_size():
 
 # the patterns whose graph needs Python at run time (JIT Fallback): every other one compiles to graphs only
 HOST = {"numpy_exp_in_cell_method", "asnumpy_round_trip", "undecorated_class_calling_asnumpy", "is_on_int_of_tensor",
-        "float_and_int_of_tensor_at_run_time", "builtins_on_tensors", "string_of_computed_tensor",
+        "builtins_on_tensors", "string_of_computed_tensor",
         "recursion_on_a_tensor_condition"}
 
 

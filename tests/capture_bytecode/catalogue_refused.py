@@ -135,7 +135,8 @@ def range_over_tensor(x, n):
     return x
 
 
-@entry(lambda: (T(1.0, 2.0),), ast="refused", origin="test_multi_element_tensor_as_bool (one element)")
+@entry(lambda: (T(1.0, 2.0),), lambda: (T(-1.0, 2.0),), grad=True, ast="same",
+       origin="test_multi_element_tensor_as_bool (one element): a variable scalar, one graph under AST capture")
 def python_bool_of_tensor(x):
     if bool(x.sum() > 2):
         return x * 2

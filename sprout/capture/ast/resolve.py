@@ -14,12 +14,17 @@ from ...core.tensor import Tensor
 from .. import control
 from ...ops.host_ops import print_
 from ...core.errors import JitSyntaxError, JitTypeError, JitValueError, is_internal, is_library
+from ...ir import scalars
 
 
 
 # ---- builtins with a graph meaning ------------------------------------------------------------------
 def range_(*args):
     for a in args:
+        if isinstance(a, scalars.ScalarTracer):
+            raise JitTypeError("range() with a variable scalar bound (int(t), t.item() of a tensor) is not supported "
+                               "inside a jitted function: its length must be known while compiling", None,
+                               "use a while loop on the value, or jit_syntax_level=LAX to run it as Python")
         if control.is_symbolic(a):
             raise JitTypeError("range() over a tensor is not supported inside a jitted function", None,
                                "use a Python int bound, or a while loop on the tensor")
@@ -47,10 +52,68 @@ def _extreme(pick, reduce_name):
             out = args[0]
             for a in args[1:]:
                 out = getattr(F, pick)(out, a)
+            kinds = [scalars.kind_of(a) for a in args]
+            if None not in kinds:  # all Python scalars (some traced): a Python scalar
+                kind = kinds[0]
+                for k in kinds[1:]:
+                    kind = scalars.join_kinds(kind, k)
+                return scalars.as_scalar(out, kind)
             return out
         return getattr(builtins, reduce_name)(*args, **kwargs)
 
     return fn
+
+
+def _number(kind: type):
+    """``float(t)`` / ``int(t)`` / ``bool(t)`` of a traced tensor or scalar: a variable scalar of the graph
+    (MindSpore's graph mode), not a Python value; any other argument: the builtin."""
+    def conv(*args, **kwargs):
+        if len(args) == 1 and not kwargs and control.is_symbolic(args[0]):
+            return scalars.to_scalar(args[0], kind, f"{kind.__name__}(tensor)")
+        return kind(*args, **kwargs)
+
+    conv.__name__ = kind.__name__
+    return conv
+
+
+def isinstance_(obj, classinfo):
+    """A traced scalar is an instance of its Python kind (``isinstance(float(t), float)``), not of Tensor."""
+    if isinstance(obj, scalars.ScalarTracer):
+        return isinstance(obj.py_kind(), classinfo)
+    return isinstance(obj, classinfo)
+
+
+def type_(*args, **kwargs):
+    if len(args) == 1 and not kwargs and isinstance(args[0], scalars.ScalarTracer):
+        return args[0].py_kind
+    return type(*args, **kwargs)
+
+
+def tensor_(*args, **kwargs):
+    """``Tensor(s)`` of a variable scalar: a 0-d tensor of its value (float32 / int64 / bool, or ``dtype``)."""
+    if args and isinstance(args[0], scalars.ScalarTracer) and set(kwargs) <= {"dtype"} and len(args) <= 2:
+        from ...ops import functional as F
+
+        s = args[0]
+        dtype = args[1] if len(args) > 1 else kwargs.get("dtype")
+        return F.identity(s) if dtype is None or dtype == s.dtype else F.cast(s, dtype)
+    return Tensor(*args, **kwargs)
+
+
+def _scalar_method(name: str):
+    """``t.item()`` / ``t.tolist()`` of a traced tensor, called from converted code."""
+    def method(t):
+        def call(*args, **kwargs):
+            if args or kwargs:  # item(index): the Tracer's own method refuses it
+                return getattr(type(t), name)(t, *args, **kwargs)
+            return getattr(scalars, name)(t)
+
+        return call
+
+    return method
+
+
+SCALAR_METHODS = {"item": _scalar_method("item"), "tolist": _scalar_method("tolist")}
 
 
 def _text_of(fn):
@@ -78,6 +141,12 @@ BUILTINS = {
     builtins.repr: _text_of(builtins.repr),
     builtins.format: _text_of(builtins.format),
     builtins.ascii: _text_of(builtins.ascii),
+    builtins.float: _number(float),
+    builtins.int: _number(int),
+    builtins.bool: _number(bool),
+    builtins.isinstance: isinstance_,
+    builtins.type: type_,
+    Tensor: tensor_,
     functools.reduce: functools.reduce,  # pure Python semantics: what it does to tensors is its function's doing
 }
 
@@ -182,6 +251,9 @@ def resolve_call(fn, level: str, convert):
     if cls is types.MethodType:
         self_obj = fn.__self__
         if isinstance(self_obj, Tensor):
+            if control.is_symbolic(self_obj) and not isinstance(self_obj, scalars.ScalarTracer) \
+                    and fn.__name__ in SCALAR_METHODS:
+                return SCALAR_METHODS[fn.__name__](self_obj), "direct"
             return fn, "direct"
         func = fn.__func__
         if isinstance(func, types.FunctionType):

@@ -137,8 +137,10 @@ def not_(ctx, k, value):
             raise JitValueError(f"'not' on a tensor of shape {list(value.shape)} is ambiguous", ctx.loc(k),
                                 "use ops.logical_not for an elementwise not")
         from ...ops import functional as F
+        from ...ir.scalars import ScalarTracer, as_scalar
 
-        return F.logical_not(value)
+        out = F.logical_not(value)
+        return as_scalar(out, bool) if isinstance(value, ScalarTracer) else out
     return not control.truth(value, ctx.loc(k))
 
 
