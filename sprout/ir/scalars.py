@@ -85,6 +85,7 @@ def kind_of(x: Any) -> type | None:
 
 
 _DTYPE_OF_KIND = {float: "float32", int: "int64", bool: "bool_"}  # MindSpore's graph: float scalars are float32
+TOLIST_LIMIT = 1024  # elements; Tensor.tolist() of more stays a Python call (LAX host segments)
 
 
 def to_scalar(t: Tensor, kind: type, what: str, loc=None) -> ScalarTracer:
@@ -136,7 +137,12 @@ def tolist(t: Tensor, loc=None) -> Any:
                             "use a static shape")
     if not t.shape:
         return item(t, loc)
+    if int(np.prod(t.shape, dtype=np.int64)) > TOLIST_LIMIT:  # one graph node per element: compile time explodes
+        raise JitValueError(f"Tensor.tolist() of a tensor with {int(np.prod(t.shape, dtype=np.int64))} elements in a "
+                            f"graph (one variable scalar per element; at most {TOLIST_LIMIT})", loc or user_loc(3),
+                            "keep it a tensor, or jit_syntax_level=LAX to run it as Python")
     return [tolist(t[i], loc) for i in range(t.shape[0])]
+
 
 
 def _weak(s: ScalarTracer, t: Tensor) -> tuple:

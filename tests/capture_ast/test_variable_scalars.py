@@ -223,3 +223,11 @@ def test_item_with_an_index_and_round_with_ndigits_stay_refused():
         strict(lambda v: round(int(v.sum()), -1))(x)  # an int rounds to tens: refused, not returned unchanged
     assert ms.jit(lambda v: round(int(v.sum()), -1))(x) == 10
     assert strict(lambda v: round(int(v.sum()), 1) + round(bool(v[0])))(x) == 7
+
+
+def test_tolist_of_a_large_tensor_is_refused_not_unrolled():
+    x = ms.Tensor(np.arange(2048, dtype=np.float32).reshape(32, 64))
+    with pytest.raises(errors.JitValueError, match="2048 elements"):
+        strict(lambda v: v.tolist())(x)
+    lax = ms.jit(lambda v: v.tolist())
+    assert lax(x) == x.tolist() and lax.stats["host_fallbacks"] == 1
