@@ -16,7 +16,9 @@ SIZES = {
     "full": {"M1": dict(batch=16, image=32, width=16, classes=10),
              "M2": dict(batch=16, seq=32, vocab=1000, d_model=128, nhead=4, ffn=256, layers=2, classes=10),
              "M3": dict(batch=16, seq=32, inputs=64, hidden=128, classes=10)},
-    "tiny": {"M1": dict(batch=2, image=8, width=4, classes=3),
+    # tiny M1: BatchNorm's batch statistics in training mode need several values per channel in the last stage
+    # (here 4 x 2 x 2); with 2 the step is so ill-conditioned that float32 frameworks differ from each other by ~1%
+    "tiny": {"M1": dict(batch=4, image=16, width=4, classes=3),
              "M2": dict(batch=2, seq=4, vocab=11, d_model=8, nhead=2, ffn=8, layers=1, classes=3),
              "M3": dict(batch=2, seq=3, inputs=4, hidden=5, classes=3)},
 }

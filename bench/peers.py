@@ -26,9 +26,10 @@ def _t2np(out) -> list:
     return [out.detach().cpu().numpy()]
 
 
-def torch_sgd_steps(params: list, loss_fn, x, y) -> Prepared:
+def torch_sgd_steps(params: list, loss_fn, x, y, buffers: list = ()) -> Prepared:
     """Train steps of plain SGD on ``params`` minimising ``loss_fn(x, y)`` (torch.compile'd: compiled forward
-    + AOT backward); the state checked is ``params`` after the first step."""
+    + AOT backward); the state checked is ``params`` after the first step, then ``buffers`` (tensors the step
+    updates in place, e.g. BatchNorm running statistics)."""
     opt = _torch().optim.SGD(params, lr=ref.LR)
 
     def step():
@@ -38,7 +39,7 @@ def torch_sgd_steps(params: list, loss_fn, x, y) -> Prepared:
         opt.step()
         return loss
 
-    return Prepared(step, to_numpy=_t2np, state=lambda: [p.detach().numpy().copy() for p in params])
+    return Prepared(step, to_numpy=_t2np, state=lambda: [t.detach().numpy().copy() for t in [*params, *buffers]])
 
 
 def torch_prepare(workload: str, compiled: bool) -> Prepared:

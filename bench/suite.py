@@ -42,7 +42,10 @@ DESCRIPTION = {
 # (rtol, atol as a fraction of max|reference|) for allclose against the NumPy outputs
 TOLERANCE = {"W1": (1e-6, 0.0), "W1s": (1e-6, 0.0), "W2": (1e-5, 1e-6), "W3": (1e-3, 1e-5), "W4": (1e-4, 1e-5),
              "W5": (1e-4, 1e-5), "W6": (1e-3, 1e-5), "W7b": (1e-5, 1e-6),
-             "M1": (1e-3, 1e-5), "M2": (1e-3, 1e-5), "M3": (1e-3, 1e-5)}
+             "M1": (1e-3, 5e-4), "M2": (1e-3, 1e-5), "M3": (1e-3, 1e-5)}
+# M1's atol: BatchNorm's training-mode backward cancels (dy - mean(dy) - xhat * mean(dy * xhat)), so float32
+# rounding of its sums lands in the conv-weight gradients; torch eager needs 1.9e-4 of the array's scale against a
+# float64 step of the same model (sprout eager and jax eager: < 1e-8), MindSpore's worst error equals torch eager's
 MODELS = ["M1", "M2", "M3"]      # no hand-written NumPy version: ratios and the check are against sprout eager
 ALL = ["W1", "W1s", "W2", "W3", "W4", "W5", "W6", "W7b"] + MODELS
 COLUMNS = ["numpy", "sprout eager", "sprout jit O0", "sprout jit O1", "torch eager", "torch.compile", "jax eager",

@@ -306,12 +306,16 @@ _BUILD = models.define(ms, nn, ops)
 
 
 def model_step(w: str):
+    """A real train step: the cell in training mode (as Model.train sets it), so BatchNorm normalises with the
+    batch statistics and updates its moving mean/variance (checked with the parameters after the first step;
+    Dropout is p=0 in M2, an identity in either mode)."""
     def prepare(level):
         net = _BUILD(w)
+        net.set_train(True)
         params = net.trainable_params()
         step = _train_step(net, models.initial_values(w, [(p.name, tuple(p.shape)) for p in params]), level)
         xt, yt = (ms.Tensor(a) for a in models.inputs(w))
-        return _prepared(lambda: step(xt, yt), state=_state(params))
+        return _prepared(lambda: step(xt, yt), state=_state(params + net.untrainable_params()))
     return prepare
 
 
