@@ -9,7 +9,7 @@ from ..backend.interpret import GraphRuntimeError, describe_node
 from ..backend.pycodegen import Generated, generate
 from ..backend.buffers import store
 from ..core import dispatch
-from ..core.tensor import Tensor
+from ..core.tensor import Parameter, Tensor
 from ..ir.graph import Graph
 from ..ir.replay import replay
 from ..passes import run_pipeline
@@ -125,7 +125,7 @@ class CompiledGraph:
             self._write_back(tensors, res[self.n_out:], res[:self.n_out])
             return [_wrap(o) for o in res[:self.n_out]]
         info = self.grad_info()
-        n_out = self.n_out
+        n_out = self.n_out + info.n_upd  # the outputs, then the updated inputs' new values
         # the run writes inputs in place: earlier records keep the values they read, and an input this call
         # both reads (a residual) and writes is read by its backward as it was before the run
         own = {i: kept_copy(tensors[i], tape) for kind, i in info.res_from
@@ -148,7 +148,7 @@ class CompiledGraph:
         # recorded ones nothing downstream used, pass no cotangent: inputs reaching only those get no gradient
         rec = info.recorded(tuple(tape.is_live(t) for t in tensors))
         if not rec:
-            return outs
+            return _rebased(tape, tensors, info, outs, self.n_out)
         diff_outs = [outs[info.dout_of[j]] for j in rec]
         n_d = len(info.dout_of)
         unrec = {} if len(rec) == n_d else {j: (outs[i].shape, outs[i].dtype) for j, i in enumerate(info.dout_of)
@@ -195,7 +195,18 @@ class CompiledGraph:
                                "graph's residuals); as in MindSpore it is not supported in Graph and Jit mode: call "
                                "the function without jit inside the context")
         tape.record_custom((*tensors, *held), diff_outs[0] if len(diff_outs) == 1 else tuple(diff_outs), vjp)
-        return outs
+        return _rebased(tape, tensors, info, outs, self.n_out)
+
+
+def _rebased(tape, tensors: list, info, outs: list, n_out: int) -> list:
+    """The call's outputs; the inputs it wrote in place now stand for the new values it returned after them."""
+    for k, pos in enumerate(info.updated):
+        t, new = tensors[pos], outs[n_out + k]
+        # (a Parameter or an input being differentiated keeps the gradient of its uses, whatever wrote it)
+        if isinstance(t, Tensor) and not isinstance(t, Parameter) and id(t) not in tape.watched \
+                and isinstance(new, Tensor) and tape.sees((t, new)):
+            tape.rebase(t, new)
+    return outs[:n_out]
 
 
 def _unshared(computed, written: list, tape) -> list:
@@ -215,7 +226,16 @@ class _GradInfo:
     of ``cg.graph``), so gradients and input residuals are indexed by signature position."""
 
     def __init__(self, cg: CompiledGraph):
-        s = split(cg.source)
+        # an input the graph writes (an update) is written in place: its new value is a differentiated output too,
+        # the tape rebases the input on it (autodiff/inplace.py), as after an eager in-place write
+        src = cg.source
+        self.n_out = len(src.outputs)
+        self.n_upd = len(src.updates)
+        if src.updates:
+            src = src.replace(outputs=list(src.outputs) + [v for _, v in src.updates])
+        pos = {v.uid: k for k, v in enumerate(cg.source.inputs)}
+        self.updated = [cg.source_pick[pos[t.uid]] for t, _ in cg.source.updates]
+        s = split(src)
         fwd = run_pipeline(s.forward, level=cg.level)
         bwd = run_pipeline(s.backward, level=cg.level)
         pick = cg.source_pick
@@ -229,7 +249,7 @@ class _GradInfo:
         self.forward = CompiledGraph(fwd, sig, cg.level)
         self.backward = CompiledGraph(bwd, s.backward.inputs, cg.level)
         self._split, self._level, self._without = s, cg.level, {}
-        self._source, self._pick, self._reach, self._unreached, self._recorded = cg.source, pick, None, {}, {}
+        self._source, self._pick, self._reach, self._unreached, self._recorded = src, pick, None, {}, {}
         # per gradient (grad_of order), the douts it is computed from (the backward graph's own dependencies: a
         # bprop that gives no gradient, e.g. a zeros_like's, cuts the path)
         n_res = len(s.res_from)

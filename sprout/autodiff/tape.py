@@ -10,7 +10,7 @@ from ..core.dispatch import pass_through
 from ..ir.effects import is_token
 from ..core.op import Op, register
 from ..core.tensor import Tensor
-from . import saved_hooks
+from . import inplace, saved_hooks
 from ..ir.builder import Tracer, _new_tracer
 
 
@@ -38,7 +38,7 @@ class Tape:
     instead of a gradient for an input whose gradient is expensive (a matmul operand): the tape calls it only
     when that input is being differentiated."""
 
-    __slots__ = ("records", "live", "_index", "_indexed", "_tracers", "escapes")
+    __slots__ = ("records", "live", "_index", "_indexed", "_tracers", "escapes", "watched", "_roots", "_rooted")
 
     def __init__(self):
         # (op, args, attrs, out, values): ``values`` is None, or args + outputs as a list once a write made
@@ -49,9 +49,13 @@ class Tape:
         self._indexed = 0                  # records[:_indexed] are in _index (built on the first write)
         self._tracers: dict[int, dict] = {}  # record -> {arg position: tracer holding that Parameter's value}
         self.escapes: list[str] = []       # how recorded tensors left for NumPy (asnumpy(), ...)
+        self.watched: set[int] = set()     # ids of the differentiated inputs (no record made them)
+        self._roots: dict[int, list] = {}  # memory owner id -> eager tensors of view records sharing it
+        self._rooted = 0                   # records[:_rooted] are in _roots
 
     def watch(self, t: Tensor) -> None:
         self.live[id(t)] = t
+        self.watched.add(id(t))
 
     def is_live(self, t: Any) -> bool:
         return id(t) in self.live
@@ -96,6 +100,14 @@ class Tape:
         for t in extra:
             self.live[id(t)] = t
 
+    def check_write(self, t: Tensor, name: str) -> None:
+        """Raise before an in-place write to ``t`` this tape cannot differentiate (core/inplace.py)."""
+        inplace.check_write(self, t, name)
+
+    def rebase(self, t: Tensor, new: Tensor) -> None:
+        """``t``'s memory now holds ``new``'s value: later uses of ``t`` are uses of ``new`` (autodiff/inplace.py)."""
+        inplace.rebase(self, t, new)
+
     # ---- values at use time -----------------------------------------------------------------------
     def keep(self, t: Tensor, kept: dict) -> None:
         """``t`` is about to be written (in place, or rebound): every record reading its buffer (its tracer,
@@ -126,7 +138,7 @@ class Tape:
         index, records = self._index, self.records
         for i in range(self._indexed, len(records)):
             op, args, attrs, out, values = records[i]
-            if op is CUSTOM_VJP and attrs["vjp"] is pass_through:  # reads no values
+            if op is CUSTOM_VJP and (attrs["vjp"] is pass_through or getattr(attrs["vjp"], "reads_nothing", False)):
                 continue
             if values is None:
                 values = args + out if isinstance(out, tuple) else args + (out,)
@@ -170,6 +182,8 @@ class Tape:
                         continue
                     if hooked is not None:
                         dout = _hooked(out, dout, grads, hooked)
+                    if op is CUSTOM_VJP and args[0] is out:  # an in-place write (inplace.py): the cotangent so far
+                        del grads[id(out)]  # is the new value's; what earlier records add is the old value's
                 if op.bprop is None:
                     raise TypeError(f"{op.name} is not differentiable (it has no bprop)")
                 if values is None:

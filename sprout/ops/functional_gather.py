@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtype as mstype
+from ..core import inplace
 from ..core.dispatch import bind, current_builder
 from ..core.tensor import Parameter, Tensor
 from . import gather_ops as G
@@ -97,6 +98,24 @@ def _write_back(x, out):
     if isinstance(x, Parameter) or _tracing():
         return F.assign(x, out)
     x._rebind(out)
+    return x
+
+
+def write_inplace(x, out, name: str):
+    """An in-place Tensor method's write of its result ``out`` into ``x``; returns ``x``. A Parameter is assigned;
+    while a graph is built the tensor's later reads (its views and base too) take ``out``, an argument written back
+    as by Assign (their gradient is ``out``'s, not Assign's); an eager tensor's memory is written (its views and
+    base see it, core/inplace.py)."""
+    if isinstance(x, Parameter):
+        return F.assign(x, out)
+    b = current_builder()
+    if b is None:
+        x._rebind(out, name)
+        return x
+    inplace.check_result(x, out, name)
+    # a fresh array holding ``out`` (``x[...] = out``): ``out`` may be a constant or a read-only broadcast, which a
+    # later Assign into ``x`` would write into (fuzz seed 331086: ``v.copy_(s)`` then ``ops.assign``)
+    inplace.write_graph(b, x, F.tensor_setitem(b.target(x), Ellipsis, out), name)
     return x
 
 

@@ -68,10 +68,10 @@ bessel_k1e = _float_unary(M.BESSEL_K1E)
 
 
 def erfinv_(input):  # noqa: A002
-    """In-place spelling: the tensor takes the result (returned too)."""
-    out = erfinv(input)
-    input._rebind(out)
-    return input
+    """In-place spelling: the tensor's memory takes the result (returned too)."""
+    from .functional_gather import write_inplace
+
+    return write_inplace(input, erfinv(input), "erfinv_")
 
 
 def polygamma(n, input):  # noqa: A002

@@ -19,9 +19,10 @@ __all__ = ["tensor_slice", "stop_gradient_", "tanh_", "clamp_", "inplace_sigmoid
            "normal_", "uniform_", "random_", "exponential_", "bernoulli_", "bernoulli_ext"]
 
 
-def _inplace(x, out):
-    x._rebind(out)
-    return x
+def _inplace(x, out, name):
+    from .functional_gather import write_inplace
+
+    return write_inplace(x, out, name)
 
 
 def tensor_slice(input, begin, size):  # noqa: A002
@@ -31,19 +32,19 @@ def tensor_slice(input, begin, size):  # noqa: A002
 
 
 def stop_gradient_(input):  # noqa: A002
-    return _inplace(input, F.stop_gradient(input))
+    return _inplace(input, F.stop_gradient(input), "stop_gradient_")
 
 
 def tanh_(input):  # noqa: A002
-    return _inplace(input, F.tanh(input))
+    return _inplace(input, F.tanh(input), "tanh_")
 
 
 def clamp_(input, min=None, max=None):  # noqa: A002
-    return _inplace(input, F.clamp(input, min, max))
+    return _inplace(input, F.clamp(input, min, max), "clamp_")
 
 
 def inplace_sigmoid(input):  # noqa: A002
-    return _inplace(input, F.sigmoid(input))
+    return _inplace(input, F.sigmoid(input), "inplace_sigmoid")
 
 
 def deepcopy(input_x):

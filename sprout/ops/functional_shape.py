@@ -592,10 +592,10 @@ def fills(x, value):
 
 
 def zero_(input):  # noqa: A002
-    """Fill with zeros in place (the tensor is rebound; returned too)."""
-    out = F.zeros_like(input)
-    input._rebind(out)
-    return input
+    """Fill with zeros in place (the tensor's memory is written; returned too)."""
+    from .functional_gather import write_inplace
+
+    return write_inplace(input, F.zeros_like(input), "zero_")
 
 
 def shape_(x):

@@ -5,9 +5,8 @@ Reductions accept both of MindSpore's spellings (``axis``/``keep_dims``/``keepdi
 positional axis or ``dim=`` they return (values, indices), with ``axis=`` only the values."""
 from __future__ import annotations
 
-import numpy as np
 
-from ..core import dispatch, views
+from ..core import dispatch, inplace
 from ..core.tensor import Tensor
 from .. import dtype as mstype
 from . import functional as F
@@ -19,42 +18,21 @@ def _reflect(fn):
 
 
 def _setitem(self, index, value):
-    if dispatch._slow:
-        for tape in dispatch.active_tapes():
-            if tape.is_live(self):
-                raise RuntimeError("Tensor.__setitem__: in-place assignment to a tensor that is being "
-                                   "differentiated is not supported; build a new tensor with ops.where or "
-                                   "ops.masked_fill instead")
     if dispatch._builders:  # a graph under construction: a write of the tensor's new value (ir/builder.py)
         b = dispatch._builders[-1]
-        b.write_item(self, F.tensor_setitem(b.target(self), index, value))
+        inplace.write_graph(b, self, F.tensor_setitem(b.target(self), index, value), "Tensor.__setitem__", item=True)
         return
     # eager: written in place, so the tensors sharing its memory (its base, its views) see the write as in
     # MindSpore; the op computes and checks the new value (index, shape, dtype) before anything is written
     if not dispatch._checked and F.setitem_in_place(self, index, value):
         return
-    _write(self, F.tensor_setitem(self, index, value)._data)
+    inplace.write(self, F.tensor_setitem(self, index, value), "Tensor.__setitem__")
 
 
-def _write(t, new) -> None:
-    """Write the array ``new`` into ``t``'s memory (gradient tapes first keep the values they read)."""
-    if dispatch._holders:
-        dispatch.will_write(t)
-    d = t._data
-    if d.flags.writeable:
-        np.copyto(d, new)
-    elif views.is_view(t):  # a broadcast view: several of its elements are one element of its base
-        raise RuntimeError("Tensor.__setitem__: cannot write into a broadcast view (ops.broadcast_to, "
-                           "Tensor.expand_as): its elements share memory; write into its base, or into a copy")
-    else:  # a read-only array (memory of the tensor alone): the tensor takes the new array
-        t._data = new
-
-
-def _rebind(self, other):
-    """Make ``self`` hold ``other``'s value (in-place update semantics)."""
-    if dispatch._holders:  # gradient tapes keep the value they read
-        dispatch.will_write(self)
-    self._data = other._data
+def _rebind(self, other, name="in-place update"):
+    """Make ``self`` hold ``other``'s value (same shape and dtype): its memory is written, so its base and views
+    see the new value; gradient tapes continue ``self``'s history from ``other`` (core/inplace.py)."""
+    inplace.write(self, other, name)
 
 
 _AXIS_KEYS = ("axis", "dim")

@@ -1,7 +1,8 @@
 """Tensor's in-place methods (``add_``, ``fill_``, ``scatter_`` ...) and its sampling methods (``uniform_``,
 ``normal_``, ``bernoulli`` ...). An in-place method computes the new value with the functional op, keeps the
-tensor's dtype and shape, and writes it back as the ref-style ops do (an Assign for a Parameter or inside a
-graph, a rebind for an eager Tensor); it returns the tensor."""
+tensor's shape and casts the result into the tensor's dtype, and writes it (``functional_gather.write_inplace``:
+an Assign for a Parameter, a write of the tensor's value inside a graph, of its memory eagerly, which its views
+and base see); it returns the tensor."""
 from __future__ import annotations
 
 import numpy as np
@@ -11,7 +12,7 @@ from ..core.generator import generator_key
 from ..core.tensor import Tensor
 from . import functional as F
 from .functional import _as_tensor
-from .functional_gather import _axis_scatter, _write_back
+from .functional_gather import _axis_scatter, write_inplace
 from .functional_random import sample
 
 
@@ -21,7 +22,7 @@ def _write(self, out, name):
                            f"keep the tensor's shape {tuple(self.shape)}")
     if out.dtype != self.dtype:
         out = F.cast(out, self.dtype)
-    return _write_back(self, out)
+    return write_inplace(self, out, f"Tensor.{name}")
 
 
 def _inplace(name, fn):

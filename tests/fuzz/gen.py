@@ -18,6 +18,9 @@ FEATURES = ("tensor_if", "py_if", "tensor_while", "py_while", "for", "break", "h
             "matmul", "early_return", "fallback")
 # Features that are off unless asked for: constructs issue 9 expects to run as host code (LAX fallback).
 OPT_IN = frozenset({"fallback"})
+# Named only with --features (not in FEATURES: the programs of existing seeds stay as they were): in-place writes
+# into local tensors (``v[i] = e``, ``v.add_(e)``, ``v[1:].mul_(e)`` ...).
+EXTRA = ("inplace",)
 SHAPES = ((2, 3), (3,), (2, 2), (4,), (3, 2))
 UNARY = ("ops.tanh({0})", "ops.sin({0})", "ops.cos({0})", "ops.sigmoid({0})", "ops.relu({0})", "ops.abs({0})",
          "(-{0})", "({0} * 0.5)", "ops.exp(ops.tanh({0}))", "ops.log(ops.abs({0}) + 1)", "ops.sqrt(ops.abs({0}) + 0.5)",
@@ -38,7 +41,9 @@ class Gen(Statements):
             pool = [f for f in pool if f in features]
         # each program uses a random subset: rare interactions get tried, failures stay attributable
         self.on = {f for f in pool if self.r.random() < 0.5} if features is None else set(pool)
+        self.on.update(f for f in EXTRA if features and f in features)
         self.used: set = set()
+        self.owned: set = set()  # tensor names the in-place statements made (gen_stmts.s_inplace)
         self.size = size
         self.S = self.r.choice(SHAPES)
         self.universe = self._universe(self.S)

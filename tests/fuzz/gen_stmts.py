@@ -78,6 +78,8 @@ class Statements:
             opts.append(("return", 0.4))
         if "fallback" in self.on:
             opts.append(("fallback", 0.7))
+        if "inplace" in self.on:
+            opts.append(("inplace", 2.0))
         kind = r.choices([k for k, _ in opts], [w for _, w in opts])[0]
         return getattr(self, "s_" + kind)(sc)
 
@@ -99,6 +101,7 @@ class Statements:
         if not cands:
             return self.s_assign(sc)
         name, shape = self.r.choice(cands)
+        self.owned.discard(name)  # (may now alias an argument)
         e = self.texpr(sc, shape, self.d())
         if self.r.random() < 0.4:
             e = Expr(self.r.choice(BINARY3), [Expr(name, [], shape), e], shape)
@@ -116,6 +119,37 @@ class Statements:
         if op == "*=":
             e = Expr("ops.tanh({0})", [e], e.ty)
         return [Stmt("line", f"{name} {op} {{0}}", [e])]
+
+    def s_inplace(self, sc: Scope) -> list:
+        """An in-place write into a tensor this program made (``self.owned``: a write into an argument is refused
+        under grad, and AST capture leaves an argument's ``x[i] = v`` unwritten, as MindSpore's graph mode)."""
+        r = self.r
+        self.used.add("inplace")
+        cands = [(n, s) for n, s in self.assignable(sc) if n in self.owned and s]
+        out = []
+        if not cands or r.random() < 0.3:
+            shape = self.pick_shape() or self.S
+            name = self.name("v")
+            out.append(Stmt("line", name + " = ({0}) * 1.0", [self.texpr(sc, shape, self.d())]))
+            sc.tensors[name] = shape
+            self.owned.add(name)
+            cands = [(name, shape)]
+        name, shape = r.choice(cands)
+        kind = r.choice(("add_", "sub_", "mul_", "clamp_", "copy_", "setitem", "setitem_slice", "view_mul_"))
+        if kind == "clamp_":
+            return out + [Stmt("line", f"{name}.clamp_(-1.0, 1.0)", [])]
+        if kind in ("setitem", "setitem_slice", "view_mul_"):
+            i = r.randrange(-shape[0], shape[0])
+            index = f"{i}" if kind == "setitem" else f"{i}:"
+            vshape = shape[1:] if kind == "setitem" else ()
+            e = self.texpr(sc, vshape if r.random() < 0.7 else (), self.d() - 1)
+            if kind == "view_mul_":
+                return out + [Stmt("line", f"{name}[{index}].mul_({{0}})", [Expr("ops.tanh({0})", [e], e.ty)])]
+            return out + [Stmt("line", f"{name}[{index}] = {{0}}", [e])]
+        e = self.texpr(sc, shape if r.random() < 0.7 else (), self.d() - 1)
+        if kind == "mul_":
+            e = Expr("ops.tanh({0})", [e], e.ty)
+        return out + [Stmt("line", f"{name}.{kind}({{0}})", [e])]
 
     def s_int(self, sc: Scope) -> list:
         name = self.name("k")
