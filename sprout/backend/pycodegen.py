@@ -17,7 +17,7 @@ from ..ir.graph import Graph, Node, Var, last_uses, numel
 from ..ops.elementwise import CAST
 from ..ops.linalg import MATMUL
 from ..ops.shape import BROADCAST_TO
-from . import pool, schedule
+from . import concat_dest, pool, schedule
 from .buffers import SLOW_IN_PLACE, Buffers, store
 from .interpret import bind_attrs
 from .reuse import residual_call, residual_pairs, static as _static, transposed_copies
@@ -316,8 +316,11 @@ def _body(em: _Emitter, graph: Graph, lines: list, line_nodes: dict, indent: str
     hoist, users = transposed_copies(graph, deferred | skip)
     em.transposed_users |= users
     prods, cons = residual_pairs(graph, skip)
+    cats = concat_dest.plan(graph, deferred | skip | set(prods) | set(cons), em)
+    viewed |= cats.shared  # pieces and results share one buffer: never written in place by out=
     kept: dict = {}
     for i, node in enumerate(graph.nodes):
+        lines.extend(indent + a for a in cats.allocs.get(i, ()))
         if plan:
             _streams(em, plan, i, node, bufs, owned, viewed, lines, line_nodes, indent)
             if id(node) in plan.worker:
@@ -351,6 +354,8 @@ def _body(em: _Emitter, graph: Graph, lines: list, line_nodes: dict, indent: str
                 expr, reused = _split_expr(em, node), None
             elif id(node) in prods or id(node) in cons:
                 (expr, more), reused = residual_call(em, node, prods, cons, kept), None
+            elif id(node) in cats.pieces or id(node) in cats.concats:
+                expr, reused = cats.expr(em, node, EmitContext(em, owned, last, i).transposed, lines, indent), None
             else:
                 expr, reused = _node_expr(em, view, owned, last, i)
             out = view.outputs[0]
@@ -360,12 +365,13 @@ def _body(em: _Emitter, graph: Graph, lines: list, line_nodes: dict, indent: str
                 owned.add(out.uid)
             if reused is not None:
                 bufs.same(out, next(x for x in node.inputs if isinstance(x, Var) and x.uid == reused))
-            elif fresh:
+            elif fresh and id(node) not in cats.concats:
                 bufs.fresh(out)
             else:
                 bufs.alias(out, node.inputs)
         else:
-            expr, reused = _node_expr_multi(em, view, owned, last, i), None
+            expr, reused = (cats.expr(em, node, EmitContext(em, owned, last, i).transposed, lines, indent)
+                            if id(node) in cats.pieces else _node_expr_multi(em, view, owned, last, i)), None
             lhs = ", ".join(em.define(o) for o in view.outputs)
             if node.op.fresh_output:  # fresh arrays (a fused kernel's): reusable in place
                 owned.update(o.uid for o in view.outputs if o.uid not in viewed)

@@ -5,7 +5,7 @@ import heapq
 from typing import Any
 
 from ..core.op import Op, register
-from ..ir.effects import order_deps
+from ..ir.effects import is_collective, order_deps
 from ..ir.graph import Const, Graph, Node, Var, numel
 
 FUSE_MIN = 1 << 14  # fewer elements than this: per-call overhead dominates, the group stays plain NumPy
@@ -128,7 +128,15 @@ def _groups(graph: Graph, fusible) -> list[list[int]]:
                 stack.extend(find(x) for x in e if x not in seen)
         return seen
 
+    # Collectives keep their program order (ir.effects.order_deps) but take no token, so data dependence alone
+    # does not order them: a group with a member before a Send and one after a Receive of the same stage sat at
+    # its last member, so the Send that reads the early member waited for it and followed the Receive (a
+    # pipeline stage's ranks then both waited in Receive). A group stays between two consecutive collectives.
+    segment = 0
+    segment_of: dict[int, int] = {}
     for i, node in enumerate(graph.nodes):
+        if is_collective(node):
+            segment += 1
         in_deps = frozenset().union(*[deps.get(x.uid, frozenset()) for x in node.inputs if isinstance(x, Var)])
         gid = None
         if fusible(node):
@@ -136,7 +144,7 @@ def _groups(graph: Graph, fusible) -> list[list[int]]:
             join: list[int] = []
             for x in node.inputs:
                 g = gid_of(x)
-                if g is None or g in join or shape_of[g] != shape:
+                if g is None or g in join or shape_of[g] != shape or segment_of[g] != segment:
                     continue
                 cand = join + [g]
                 outside = [y for y in node.inputs if isinstance(y, Var) and gid_of(y) not in cand]
@@ -163,6 +171,7 @@ def _groups(graph: Graph, fusible) -> list[list[int]]:
                 members[gid] = []
                 ext[gid] = set()
                 shape_of[gid] = shape
+                segment_of[gid] = segment
             members[gid].append(i)
             group_of[i] = gid
             for y in node.inputs:

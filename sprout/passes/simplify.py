@@ -295,6 +295,7 @@ def merge_matmul_sums(graph: Graph) -> Graph:
         return graph
     uses = _use_counts(graph)
     producers = {o.uid: n for n in graph.nodes for o in n.outputs}
+    position = {id(n): k for k, n in enumerate(graph.nodes)}
     claimed: set[int] = set()  # ids of nodes folded into some tree
     plans: dict[int, list] = {}
     for pos in range(len(graph.nodes) - 1, -1, -1):
@@ -333,6 +334,12 @@ def merge_matmul_sums(graph: Graph) -> Graph:
                 terms.extend(n.outputs[0] for n in srcs)
                 continue
             claimed.update(id(n) for n in srcs)
+            # terms latest-made operand last-first: a backward makes step t's cotangent after step t+1's, so this is
+            # the forward's step order. Every sum over one unrolled loop (weight and bias gradients) then
+            # concatenates a shared operand alike (one Concat after CSE), and x[t] rows come in ascending t (a
+            # reshape of x, not a reversed copy)
+            srcs = sorted(srcs, key=lambda n: -max(position.get(id(producers.get(x.uid)), -1)
+                                                   for x in n.inputs if isinstance(x, Var)))
             if key[0] == "mm":
                 _, ta, tb = key
                 parts = []

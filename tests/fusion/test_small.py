@@ -43,13 +43,29 @@ def _small_nodes(g):
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_small_kernels_equal_plain_numpy_bit_for_bit(dtype):
+    """float64: tanh is a libm call, the group splits around it and every result is NumPy's bit for bit. float32:
+    tanh joins the group as fastmath's polynomial (<= 1.34 ulp, tests/fusion/test_fastmath.py); what does not
+    depend on it (h) is bit for bit, the rest within a few ulp."""
     arrays = _arrays(np.random.default_rng(0), dtype)
     g = _graph(mixed, *arrays)
     fused = fuse_elementwise(g)
     subs = [n.attrs["graph"] for n in _small_nodes(fused)]
-    assert len(subs) == 2 and all(small.eligible(s) for s in subs)   # split around tanh
-    assert [n.op.name for n in fused.nodes].count("Tanh") == 1
+    assert all(small.eligible(s) for s in subs)
+    tanhs = [n.op.name for n in fused.nodes].count("Tanh")
+    if dtype == np.float64:
+        assert len(subs) == 2 and tanhs == 1                          # split around tanh
+    else:
+        assert len(subs) == 1 and tanhs == 0 and "_ftanh" in small.source(subs[0])
     ref = interpret(g, *arrays)
+    if dtype == np.float32:
+        from sprout.backend.pycodegen import generate
+
+        for sub in subs:
+            kernels.build(sub, "numba_small").load()
+        got = generate(fused).function("graph_fn")(*arrays)
+        np.testing.assert_allclose(got[0], ref[0], rtol=2e-6, atol=0)
+        assert np.array_equal(got[1], ref[1])
+        return
     for sub in subs:
         k = kernels.build(sub, "numba_small")
         k.load()

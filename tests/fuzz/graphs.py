@@ -101,7 +101,9 @@ class _Maker:
             return [x * f(x)] if sh else [x + 1]
         if k == "shape":
             forms = [lambda t: ops.broadcast_to(t.sum(), sh), lambda t: ops.concat((t, t), 0)[: sh[0]] if sh else t,
-                     lambda t: ops.stack((t, t * 2)).sum(0), lambda t: ops.expand_dims(t, 0).squeeze(0)]
+                     lambda t: ops.stack((t, t * 2)).sum(0), lambda t: ops.expand_dims(t, 0).squeeze(0),
+                     # distinct pieces made here: built in place (backend/concat_dest.py), a piece read after
+                     lambda t: (ops.concat((t * 2, t + 1), 0)[: sh[0]] - (t + 1)) if sh else t]
             return [r.choice(forms)(x)]
         if k == "matmul":
             if len(sh) == 3:  # x[t] @ W for several t: the GEMM batching rewrite
@@ -110,7 +112,8 @@ class _Maker:
             a, b = sh
             w1, w2 = self.const((b, b)), self.const((b, b))
             y = self.pick(pool, sh, x)
-            return [ops.matmul(x, w1) + ops.matmul(y, w2), ops.matmul(x.T, y)]
+            p1, p2 = ops.matmul(x, w1), ops.matmul(y, w2)
+            return [p1 + p2, ops.matmul(x.T, y), ops.concat((p1, p2 * 0.5), 0)[a:] + p1]
         if k == "assign":  # read a Parameter, write it, read it again
             p = r.choice(self.params)
             before = p * 2
