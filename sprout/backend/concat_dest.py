@@ -68,7 +68,8 @@ def plan(graph: Graph, skip: set, em) -> ConcatPlan:
         if node.op.name != "Concat" or len(node.outputs) != 1 or id(node) in skip or not _axis0(node):
             continue
         ins = node.inputs
-        if len(ins) < 2 or any(not isinstance(x, Var) for x in ins) or len({x.uid for x in ins}) != len(ins):
+        vs = [x for x in ins if isinstance(x, Var)]
+        if len(ins) < 2 or len({x.uid for x in vs}) != len(vs):
             continue
         dtype = node.outputs[0].type.dtype
         rows, written, copied, first = 0, [], [], None
@@ -79,7 +80,7 @@ def plan(graph: Graph, skip: set, em) -> ConcatPlan:
                 break
             cut = (rows, rows + n)
             rows += n
-            src = producer.get(x.uid)
+            src = producer.get(x.uid) if isinstance(x, Var) else None
             if (src is not None and id(src[1]) not in skip and x.uid not in results and x.uid not in taken
                     and not (id(src[1]) in out.pieces and src[2] in out.pieces[id(src[1])]) and _writer(src[1], x)):
                 written.append((src, cut, x))

@@ -29,9 +29,12 @@ def node_ok(node) -> bool:
     transcendental with a ``fastmath`` polynomial form qualifies), numeric constants."""
     spec = node.op.fuse
     dt = node.outputs[0].type.dtype.np
-    if not spec or spec.scalar is None or dt not in _FLOATS:
+    if not spec or dt not in _FLOATS:
         return False
-    if spec.transcendental and (spec.poly is None or dt != np.float32):
+    if spec.transcendental:  # only through its polynomial (sigmoid has no scalar form besides)
+        if spec.poly is None or dt != np.float32:
+            return False
+    elif spec.scalar is None:
         return False
     return not any(isinstance(x, Const) and (isinstance(x.value, bool) or not isinstance(x.value, (int, float)))
                    for x in node.inputs)

@@ -109,7 +109,9 @@ def test_kernels_split_only_on_two_streams_and_never_on_the_worker():
             pool.join(t)
         release, started = threading.Event(), threading.Event()
         t = pool.submit(lambda: started.set() or release.wait(10))
-        assert not _parallel._active()              # a task queued or running: no halves beside it
+        # a task queued or running: no halves beside it (under load the pool may be backing off after lost races:
+        # then nothing is queued, the task runs at its join, and halves may split again)
+        assert not t.queued or not _parallel._active()
         if started.wait(10) and t.claim.locked():   # the worker runs it (not this thread at a join)
             assert not _parallel._active()
         release.set()
