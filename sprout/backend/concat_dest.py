@@ -33,6 +33,8 @@ def _writer(node: Node, piece: Var) -> bool:
                 and piece.type.dtype.np in (np.float32, np.float64))
     if isinstance(node.op.impl, np.ufunc):
         return len(node.outputs) == 1 and not node.attrs and node.op.impl.nout == 1
+    if node.op.name == "Concat":  # np.concatenate(out=): an LSTM step's gate gradients, joined on axis 1
+        return len(node.outputs) == 1 and set(node.attrs) <= {"axis"} and type(node.attrs.get("axis", 0)) is int
     return node.op.name == "FusedElementwise" and node.attrs.get("strategy") == "numba_small"
 
 
@@ -116,6 +118,8 @@ def piece_expr(em, node: Node, dests: dict, args: list, transposed) -> str:
         return f"_np.matmul({args[0]}{ta}, {b}, out={dests[0]})"
     if isinstance(node.op.impl, np.ufunc):
         return f"{em.ufunc(node.op.impl)}({', '.join(args)}, out={dests[0]})"
+    if node.op.name == "Concat":
+        return f"_np.concatenate(({', '.join(args)},), axis={node.attrs.get('axis', 0)}, out={dests[0]})"
     from .kernels import build
 
     kern = em.bind("_fused", build(node.attrs["graph"], "numba_small"))

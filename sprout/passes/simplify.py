@@ -116,7 +116,48 @@ def _own_array(v: Var, producers: dict, shared: set) -> bool:
 
 
 def simplify(graph: Graph) -> Graph:
-    """Apply the rule table once over the graph in order (rules see rewritten producers)."""
+    """Apply the rule table once over the graph in order (rules see rewritten producers), then the GEMM and
+    concatenation rewrites, and the table once more over what those made (reshape chains of a merged sum)."""
+    ruled = _apply_rules(graph)
+    merged = concat_runs(merge_matmul_sums(hoist_sliced_matmuls(ruled)))
+    return ruled if merged is ruled else _apply_rules(merged)
+
+
+def concat_runs(graph: Graph) -> Graph:
+    """A leading-axis Concat of a contiguous run of an earlier leading-axis Concat's inputs is a slice of it (a
+    view, no copy): an LSTM's weight gradient over steps 1..T-1 beside the input-weight gradient over 0..T-1."""
+    from ..ops.indexing import GETITEM
+
+    outs = {o.uid for o in list(graph.outputs) + [v for _, v in graph.updates] if isinstance(o, Var)}
+    seen: list[tuple] = []  # (input uids, row offsets, output Var) of earlier Concats
+    replaced: dict[int, Node] = {}
+    for node in graph.nodes:
+        if node.op.name != "Concat" or len(node.outputs) != 1 or node.attrs.get("axis", 0) != 0 or not pure(node):
+            continue
+        ins = node.inputs
+        if len(ins) < 2 or any(not isinstance(x, Var) or not x.type.shape or x.type.shape[0] is None for x in ins):
+            continue
+        uids = tuple(x.uid for x in ins)
+        if node.outputs[0].uid not in outs:
+            for prior, offsets, whole in seen:
+                if len(prior) == len(uids):  # the same Concat twice: CSE merges them
+                    continue
+                k = next((k for k in range(len(prior) - len(uids) + 1) if prior[k:k + len(uids)] == uids), None)
+                if k is not None and whole.type.dtype == node.outputs[0].type.dtype:
+                    spec = (("s", offsets[k], offsets[k + len(uids)], None),)
+                    replaced[id(node)] = Node(GETITEM, [whole], {"spec": spec}, node.outputs, node.loc)
+                    break
+        if id(node) not in replaced:
+            offsets = [0]
+            for x in ins:
+                offsets.append(offsets[-1] + x.type.shape[0])
+            seen.append((uids, offsets, node.outputs[0]))
+    if not replaced:
+        return graph
+    return graph.replace(nodes=[replaced.get(id(n), n) for n in graph.nodes])
+
+
+def _apply_rules(graph: Graph) -> Graph:
     mapping: dict = {}
     producers: dict[int, Node] = {}
     nodes: list[Node] = []
@@ -152,7 +193,7 @@ def simplify(graph: Graph) -> Graph:
             producers[o.uid] = node
     if changed:
         graph = remap_graph_tail(graph, nodes, mapping)
-    return merge_matmul_sums(hoist_sliced_matmuls(graph))
+    return graph
 
 
 # ---- x[t] @ W for many t -> one GEMM over all of x ----------------------------------------------------
