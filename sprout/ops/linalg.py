@@ -87,8 +87,11 @@ def _matmul_emit(ctx, node, args):
         return None
     if any(x.type.dtype == mstype.float16 for x in ins):  # the impl's float32-BLAS path (_gemm)
         return None
-    if attrs and not (all(len(x.type.shape) == 2 for x in ins) and set(attrs) <= {"transpose_a", "transpose_b"}):
+    if set(attrs) - {"transpose_a", "transpose_b"}:
         return None
+    if not all(len(x.type.shape) == 2 for x in ins):  # batched: the last two axes swapped, as views
+        ta, tb = (".swapaxes(-1, -2)" if attrs.get(k) else "" for k in ("transpose_a", "transpose_b"))
+        return f"{args[0]}{ta} @ {args[1]}{tb}", None
     ta, tb = (".T" if attrs.get(k) else "" for k in ("transpose_a", "transpose_b"))
     bt = ctx.transposed(node, ins[1]) if tb else None  # a C-contiguous x.T the generator copied once for many GEMMs
     if bt is not None:

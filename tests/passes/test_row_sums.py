@@ -78,3 +78,29 @@ def test_small_inner_axis_split_gives_contiguous_parts():
     _same((jf(x),), (want,))
     src = explain(jf, x).source
     assert "x0[:, 0:4].copy(), x0[:, 4:8].copy(), x0[:, 8:16].copy()" in src
+
+
+def test_weight_gradient_of_a_batched_input_is_one_gemm():
+    def loss(x, w):
+        return ops.tanh(ops.matmul(x, w, transpose_b=True)).sum()    # x (4, 3, 5) @ w.T, w (6, 5)
+
+    x, w = _t(4, 3, 5), _t(6, 5)
+    g = ms.grad(loss, (0, 1))
+    want = g(x, w)
+    jg = ms.jit(g)
+    _same(jg(x, w), want)
+    src = explain(jg, x, w).source
+    assert "reshape((12, 5))" in src and "reshape((12, 6))" in src    # both operands flattened: one GEMM
+    assert "_MatMul(" not in src and "_SumTo(" not in src
+
+
+def test_batched_transposed_products_are_emitted_as_views():
+    def f(a, b):
+        return ops.matmul(a, b, transpose_a=True) + ops.matmul(a, b, transpose_b=True).sum()
+
+    a, b = _t(2, 3, 3), _t(2, 3, 3)
+    want = f(a, b)
+    jf = ms.jit(f)
+    _same((jf(a, b),), (want,))
+    src = explain(jf, a, b).source
+    assert "x0.swapaxes(-1, -2) @ x1" in src and "x0 @ x1.swapaxes(-1, -2)" in src
