@@ -47,8 +47,9 @@ def write_graph(b, t, new, name: str, item: bool = False) -> None:
     # the tapes differentiating this graph's nodes: pushed while it was current (a tape of an enclosing eager
     # ``grad`` records the graph's uses of a Parameter it watches, but differentiates the compiled call)
     home = dispatch._home
-    tapes = [tape for tape in dispatch._tapes if home.get(id(tape)) is b and tape.sees((t, new))] \
+    seeing = [tape for tape in dispatch._tapes if home.get(id(tape)) is not None and tape.sees((t, new))] \
         if dispatch._slow else ()
+    tapes = [tape for tape in seeing if home.get(id(tape)) is b]
     for tape in tapes:
         tape.check_write(t, name)
     target = b.target(t)
@@ -57,6 +58,13 @@ def write_graph(b, t, new, name: str, item: bool = False) -> None:
         b.write_item(t, new)
     else:
         b.write(target, b.target(new)._var)
+    if len(tapes) < len(seeing) and any(entry[0]() is not t for entry in b._journal[n:]):
+        # a body (a branch, a loop) of a graph whose tape records the write's operands: the body's write of t alone
+        # becomes an output of the control node, which that tape differentiates; views and bases it changed are not
+        raise RuntimeError(f"{name}: in-place write, inside a tensor branch or loop body, that reaches other tensors "
+                           "(a view, its base, the outer tensor) being differentiated while the graph is built (a "
+                           "gradient taken inside jit): not supported; differentiate the jitted function (grad of "
+                           "jit), or build a new tensor (ops.where)")
     if not tapes:
         return
     if target is not t:

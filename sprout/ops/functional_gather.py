@@ -9,6 +9,7 @@ from .. import dtype as mstype
 from ..core import inplace
 from ..core.dispatch import bind, current_builder
 from ..core.tensor import Parameter, Tensor
+from ..ir.builder import Tracer
 from . import gather_ops as G
 from .host_ops import is_symbolic
 from . import functional as F
@@ -106,9 +107,10 @@ def write_inplace(x, out, name: str):
     while a graph is built the tensor's later reads (its views and base too) take ``out``, an argument written back
     as by Assign (their gradient is ``out``'s, not Assign's); an eager tensor's memory is written (its views and
     base see it, core/inplace.py)."""
-    if isinstance(x, Parameter):
-        return F.assign(x, out)
     b = current_builder()
+    if isinstance(x, Parameter) or b is not None and not isinstance(x, Tracer):
+        # (an eager tensor a graph writes is state, written back after the run: PIJit's re-made stack values)
+        return F.assign(x, out)
     if b is None:
         x._rebind(out, name)
         return x

@@ -234,3 +234,36 @@ def test_grad_of_a_compiled_call_writing_its_input(mode):
     want = 6 + 12 * np.array(C.X)
     np.testing.assert_allclose(ms.grad(loss(_arg_write))(_x()).asnumpy(), want, rtol=1e-6)
     np.testing.assert_allclose(ms.grad(loss(ms.jit(_arg_write, capture_mode=mode)))(_x()).asnumpy(), want, rtol=1e-6)
+
+
+def _branch_view_write(z):
+    v = z * 1.0
+    if ops.ones(()) >= 1.5:
+        pass
+    else:
+        v[0:].mul_(ops.amax(z))
+    return v
+
+
+def _branch_write(z):
+    v = z * 1.0
+    if ops.ones(()) >= 1.5:
+        pass
+    else:
+        v[0] = ops.amax(z)
+    return v
+
+
+def test_jit_of_grad_write_inside_a_tensor_branch():
+    """Fuzz seed 335054 (shrunk): a write through a view inside a tensor if under jit(grad) (AST) gave the gradient
+    as if the write had not happened; it raises now. A plain ``v[0] = e`` there is differentiated (as before)."""
+    w = Tensor(np.array([[0.25, 0.75, 1.25], [0.5, 1.0, 0.25]], np.float32))
+    z = Tensor(np.array([[0.1, 0.2, 0.3], [0.4, 0.5, 0.9]], np.float32))
+    loss_view = lambda t: (_branch_view_write(t) * w).sum()  # noqa: E731
+    want = ms.grad(loss_view)(z).asnumpy()
+    np.testing.assert_allclose(ms.grad(lambda t: (ms.jit(_branch_view_write)(t) * w).sum())(z).asnumpy(), want,
+                               rtol=1e-6)
+    with pytest.raises(RuntimeError, match="inside a tensor branch or loop body"):
+        ms.jit(ms.grad(loss_view))(z)
+    loss = lambda t: (_branch_write(t) * w).sum()  # noqa: E731
+    np.testing.assert_allclose(ms.jit(ms.grad(loss))(z).asnumpy(), ms.grad(loss)(z).asnumpy(), rtol=1e-6)
