@@ -200,9 +200,18 @@ class Tensor:
         return self._data
 
     def __array__(self, dtype=None, copy=None):
+        """NumPy's protocol: ``copy=True`` always gives an array of its own (writing it leaves the tensor as it
+        was, as MindSpore 2.10 copies), ``copy=False`` refuses a conversion that would have to copy (ValueError,
+        NumPy 2's rule), None copies only to change the dtype."""
         if _tapes:
             _escaped(self, "a NumPy conversion")
-        return self._data if dtype is None else self._data.astype(dtype)
+        data = self._data
+        if dtype is not None and np.dtype(dtype) != data.dtype:
+            if copy is False:
+                raise ValueError(f"Tensor.__array__: copy=False, but converting {data.dtype} to {np.dtype(dtype)} "
+                                 "needs a copy")
+            return data.astype(dtype)
+        return data.copy() if copy else data
 
     def item(self, index=None):
         if self._data.dtype.num in _NO_KERNEL:

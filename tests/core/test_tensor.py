@@ -101,3 +101,16 @@ def test_sequences_of_numpy_scalars_follow_mindspore():
     assert Tensor([np.array([1.0, 2.0])]).dtype == ms.float32
     assert Tensor([np.int32(1)]).dtype == ms.int64
     assert Tensor([Tensor(1.0), Tensor(2.0)]).dtype == ms.float32
+
+
+def test_numpy_conversion_copy_protocol():
+    """np.array(t, copy=True) is an array of its own (MindSpore 2.10 copies); np.asarray shares; copy=False refuses
+    a conversion that must copy (NumPy 2's rule)."""
+    t = ms.Tensor(np.ones(3, np.float32))
+    a = np.array(t, copy=True)
+    a[0] = 5
+    assert t.asnumpy().tolist() == [1.0, 1.0, 1.0]
+    assert np.shares_memory(np.asarray(t), t.asnumpy())
+    with pytest.raises(ValueError, match="copy=False"):
+        np.array(t, dtype=np.float64, copy=False)
+    assert np.array(t, dtype=np.float64).dtype == np.float64
