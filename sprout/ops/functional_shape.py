@@ -492,7 +492,8 @@ def _padding(padding_value, dtype, op):
     pad = padding_value if isinstance(padding_value, Tensor) else Tensor(np.asarray(padding_value))
     if pad.ndim != 0:
         raise ValueError(f"{op}: padding_value must be a scalar, but got shape {list(pad.shape)}")
-    return F.cast(pad, dtype)
+    # MindSpore 2.10's bprops give padding_value a zero gradient (not the cotangent's sum over the padded slots)
+    return F.stop_gradient(F.cast(pad, dtype))
 
 
 def matrix_diag(x, k=0, num_rows=-1, num_cols=-1, padding_value=0, align="RIGHT_LEFT"):
@@ -539,9 +540,8 @@ def matrix_diag_part(x, k, padding_value, align="RIGHT_LEFT"):
     source = np.full((k1 - k0 + 1) * width, -1, np.int64)  # the matrix element in each band slot
     source[slot[slot >= 0]] = np.nonzero(slot >= 0)[0]
     flat = F.reshape(t, tuple(t.shape[:-2]) + (rows * cols,))
-    out = _fill_slots(flat, source.reshape((k1 - k0 + 1, width) if banded else (width,)),
-                      _padding(padding_value, t.dtype, "MatrixDiagPart"))
-    return out
+    return _fill_slots(flat, source.reshape((k1 - k0 + 1, width) if banded else (width,)),
+                       _padding(padding_value, t.dtype, "MatrixDiagPart"))
 
 
 def matrix_set_diag(x, diagonal, k=0, align="RIGHT_LEFT"):  # noqa: A002

@@ -111,3 +111,18 @@ def test_matrix_diag_part_bprop_is_the_cotangent_set_on_zeros():
     g = ms.grad(lambda a: ops.sum(ops.matrix_diag_part(a, (-1, 1), 2.0, "LEFT_RIGHT") * w))(x)
     want = ops.matrix_set_diag(ops.zeros((3, 4), ms.float64), w, (-1, 1), "LEFT_RIGHT")
     np.testing.assert_allclose(g.asnumpy(), want.asnumpy())
+
+
+def test_padding_value_gets_a_zero_gradient_as_in_mindspore():
+    """MindSpore 2.10 (checked on its CPU build): d/d padding_value of sum(matrix_diag_part(x, (-1, 1), p)) is 0 and
+    matrix_diag's x gradient skips the slots that fall outside the matrix."""
+    x = ms.Tensor(np.arange(1, 13, dtype=np.float32).reshape(3, 4))
+    gx, gp = ms.grad(lambda a, p: ops.sum(ops.matrix_diag_part(a, (-1, 1), p)), grad_position=(0, 1))(
+        x, ms.Tensor(np.float32(9.0)))
+    np.testing.assert_array_equal(gx.asnumpy(), [[1, 1, 0, 0], [1, 1, 1, 0], [0, 1, 1, 1]])
+    assert float(gp.asnumpy()) == 0.0
+    d = ms.Tensor(np.arange(1, 7, dtype=np.float32).reshape(2, 3))
+    gd, gp = ms.grad(lambda a, p: ops.sum(ops.matrix_diag(a, (-1, 0), 3, 3, p)), grad_position=(0, 1))(
+        d, ms.Tensor(np.float32(9.0)))
+    np.testing.assert_array_equal(gd.asnumpy(), [[1, 1, 1], [1, 1, 0]])
+    assert float(gp.asnumpy()) == 0.0
