@@ -672,6 +672,7 @@ from .functional_math import *  # noqa: E402,F401,F403
 from .functional_linalg import *  # noqa: E402,F401,F403
 from .functional_gather import *  # noqa: E402,F401,F403
 from .functional_shape import *  # noqa: E402,F401,F403
+from .functional_diag import *  # noqa: E402,F401,F403
 from .functional_stats import *  # noqa: E402,F401,F403
 from .functional_image import *  # noqa: E402,F401,F403
 from .functional_nnx import *  # noqa: E402,F401,F403

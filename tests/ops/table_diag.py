@@ -1,4 +1,4 @@
-"""Op-table cases for the matrix_diag family (``ops/functional_shape.py``: composites over Gather and Select) against
+"""Op-table cases for the matrix_diag family (``ops/functional_diag.py``: composites over Gather and Select) against
 a NumPy loop reference of MindSpore's band layout; tests/ops/test_matrix_diag.py holds the MindSpore fixtures."""
 import numpy as np
 
