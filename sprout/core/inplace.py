@@ -37,7 +37,6 @@ def write(t, new, name: str) -> None:
         tape.rebase(t, new)
 
 
-
 def write_graph(b, t, new, name: str, item: bool = False) -> None:
     """``t`` takes the value ``new`` while the graph builder ``b`` runs: a write of the builder (``item``: a
     ``t[i] = v``, not written back to an AST argument), its views and base following. A gradient tape recording
